@@ -1,0 +1,50 @@
+"""Model providers: thin adapters from a :class:`ProviderRequest` to one vendor API call.
+
+Importing this package imports no vendor SDK; :func:`get_provider` loads the adapter on demand.
+"""
+
+from .base import (
+    ANSWER_MODES,
+    AnswerMode,
+    Provider,
+    ProviderReply,
+    ProviderRequest,
+    answer_grammar,
+    answer_schema,
+)
+from .errors import (
+    AuthenticationFailed,
+    BadRequest,
+    ConnectionFailed,
+    FatalModelError,
+    FatalProviderError,
+    ProviderError,
+    ProviderTimeout,
+    RateLimited,
+    ServerError,
+    TransientProviderError,
+)
+from .registry import get_provider, known_providers, register_provider
+
+__all__ = [
+    "ANSWER_MODES",
+    "AnswerMode",
+    "AuthenticationFailed",
+    "BadRequest",
+    "ConnectionFailed",
+    "FatalModelError",
+    "FatalProviderError",
+    "Provider",
+    "ProviderError",
+    "ProviderReply",
+    "ProviderRequest",
+    "ProviderTimeout",
+    "RateLimited",
+    "ServerError",
+    "TransientProviderError",
+    "answer_grammar",
+    "answer_schema",
+    "get_provider",
+    "known_providers",
+    "register_provider",
+]

@@ -1,0 +1,164 @@
+"""Provider contract: one request in, one reply out.
+
+A provider adapter turns a :class:`ProviderRequest` into exactly one vendor API call and the answer
+back into a :class:`ProviderReply`. It never retries, never parses the choice and never falls back:
+that lives once in :class:`~harness.agents.llm_agent.LLMAgent`. SDK errors are translated into
+:mod:`harness.agents.providers.errors`.
+
+The answer format is the same for every mode: a JSON object ``{"choice": <option id>, "reason":
+<optional short string>}``. :func:`answer_schema` and :func:`answer_grammar` build the constraint
+that each answer mode sends.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, get_args
+
+from .errors import AuthenticationFailed
+
+__all__ = [
+    "ANSWER_MODES",
+    "TOOL_DESCRIPTION",
+    "TOOL_NAME",
+    "AnswerMode",
+    "Provider",
+    "ProviderReply",
+    "ProviderRequest",
+    "answer_grammar",
+    "answer_schema",
+    "resolve_api_key",
+]
+
+AnswerMode = Literal["json_schema", "tool", "json_object", "grammar", "text"]
+ANSWER_MODES: tuple[AnswerMode, ...] = get_args(AnswerMode)
+
+TOOL_NAME = "choose"
+TOOL_DESCRIPTION = "Submit your decision: the id of exactly one of the listed options."
+REASON_MAX_CHARS = 300
+
+
+@dataclass(frozen=True)
+class ProviderRequest:
+    """One model call.
+
+    ``system`` is the static system prompt (sent in the vendor's cacheable position);
+    ``messages`` are the changing user/assistant turns (``{"role": ..., "content": str}``);
+    ``params`` (temperature, max_tokens, ...) are passed through to the vendor call unchanged;
+    ``timeout`` is in seconds.
+    """
+
+    model: str
+    system: str
+    messages: list[dict[str, str]]
+    answer_mode: AnswerMode
+    option_ids: tuple[str, ...]
+    params: dict[str, Any] = field(default_factory=dict)
+    timeout: float = 60.0
+
+
+@dataclass
+class ProviderReply:
+    """What came back: the answer text and/or forced tool-call arguments, plus accounting.
+
+    ``input_tokens`` counts all prompt tokens *including* the ``cached_input_tokens`` read from
+    a prompt cache; ``output_tokens`` includes ``reasoning_tokens``. Token counts are 0 when the
+    API does not report them. ``raw`` is the response body only (never headers, never keys).
+    """
+
+    text: str | None = None
+    tool_arguments: str | None = None
+    reasoning: str | None = None
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    model: str = ""
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+class Provider(abc.ABC):
+    """A thin adapter over one vendor API.
+
+    Subclasses set ``name``, ``default_answer_mode`` and ``supported_answer_modes``; import their
+    SDK lazily (in ``__init__``), disable the SDK's own retries, read API keys from environment
+    variables only, and raise only :class:`~harness.agents.providers.errors.ProviderError`
+    subclasses for API failures.
+    """
+
+    name: ClassVar[str]
+    default_answer_mode: AnswerMode  # class default; an instance may override it from settings
+    supported_answer_modes: ClassVar[frozenset[AnswerMode]]
+
+    @abc.abstractmethod
+    async def complete(self, req: ProviderRequest) -> ProviderReply:
+        """Make one call; return the reply or raise a ``ProviderError``."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Release network resources (idempotent)."""
+
+
+def answer_schema(option_ids: Sequence[str]) -> dict[str, Any]:
+    """JSON schema of the answer object; ``choice`` is an enum of ``option_ids``.
+
+    Both properties are listed as required (OpenAI strict mode demands it) but ``reason`` may be
+    ``null``, so the reason stays optional in substance.
+    """
+    if not option_ids:
+        raise ValueError("answer_schema needs at least one option id")
+    return {
+        "type": "object",
+        "properties": {
+            "choice": {"type": "string", "enum": list(option_ids)},
+            "reason": {"type": ["string", "null"]},
+        },
+        "required": ["choice", "reason"],
+        "additionalProperties": False,
+    }
+
+
+def _gbnf_literal(text: str) -> str:
+    """A GBNF string literal matching ``text`` exactly."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    escaped = escaped.replace("\r", "\\r").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def answer_grammar(option_ids: Sequence[str]) -> str:
+    """GBNF grammar (llama.cpp) accepting exactly the answer object for ``option_ids``.
+
+    ``{"choice": "<id>"}`` optionally followed by ``, "reason": "<at most 300 chars>"``.
+    """
+    if not option_ids:
+        raise ValueError("answer_grammar needs at least one option id")
+    choices = " | ".join(_gbnf_literal(json.dumps(o)) for o in option_ids)
+    return "\n".join(
+        [
+            'root ::= "{" ws "\\"choice\\"" ws ":" ws choice '
+            '( ws "," ws "\\"reason\\"" ws ":" ws reason )? ws "}"',
+            f"choice ::= {choices}",
+            f'reason ::= "\\"" char{{0,{REASON_MAX_CHARS}}} "\\""',
+            'char ::= [^"\\\\\\x7F\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+            "ws ::= [ \\t\\n]{0,4}",
+        ]
+    )
+
+
+def resolve_api_key(env_name: str, *, required: bool, provider: str) -> str | None:
+    """Read an API key from the environment variable ``env_name`` (the only place keys live).
+
+    Returns ``None`` when unset and not ``required``; raises ``AuthenticationFailed`` when unset
+    and ``required``.
+    """
+    value = os.environ.get(env_name, "").strip()
+    if value:
+        return value
+    if required:
+        raise AuthenticationFailed(
+            f"{provider}: no API key: set the environment variable {env_name}"
+        )
+    return None

@@ -1,0 +1,167 @@
+"""Provider-neutral errors.
+
+Every provider adapter translates its SDK's exceptions into these classes, so the shared
+:class:`~harness.agents.llm_agent.LLMAgent` handles retries, fallbacks and fatal stops once.
+
+Transient (the agent retries them within its budget and deadline):
+    :class:`RateLimited`, :class:`ServerError`, :class:`ConnectionFailed`, :class:`ProviderTimeout`.
+Fatal (the agent raises :class:`FatalModelError`; never a fallback):
+    :class:`AuthenticationFailed`, :class:`UnknownModel`, :class:`BadRequest`.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+__all__ = [
+    "AuthenticationFailed",
+    "BadRequest",
+    "ConnectionFailed",
+    "FatalModelError",
+    "FatalProviderError",
+    "ProviderError",
+    "ProviderTimeout",
+    "RateLimited",
+    "ServerError",
+    "TransientProviderError",
+    "error_from_status",
+    "parse_retry_after",
+]
+
+
+class ProviderError(Exception):
+    """Base of every error a provider adapter raises.
+
+    ``kind`` is the short label stored in decision records (``Attempt.error_kind``).
+    """
+
+    kind: ClassVar[str] = "provider_error"
+    fatal: ClassVar[bool] = False
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class TransientProviderError(ProviderError):
+    """An error worth retrying (after a back-off)."""
+
+
+class RateLimited(TransientProviderError):
+    """HTTP 429 (or a vendor 'overloaded' answer); ``retry_after`` in seconds when the server said."""
+
+    kind = "rate_limit"
+
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, status: int | None = 429
+    ) -> None:
+        super().__init__(message, status=status)
+        self.retry_after = retry_after
+
+
+class ServerError(TransientProviderError):
+    """HTTP 5xx (or another server-side failure such as an unreadable response body)."""
+
+    kind = "server_error"
+
+
+class ConnectionFailed(TransientProviderError):
+    """The connection could not be made or was dropped before a response arrived."""
+
+    kind = "connection_error"
+
+
+class ProviderTimeout(TransientProviderError):
+    """The request did not complete within its timeout."""
+
+    kind = "timeout"
+
+
+class FatalProviderError(ProviderError):
+    """A configuration problem that no retry can fix."""
+
+    fatal = True
+
+
+class AuthenticationFailed(FatalProviderError):
+    """HTTP 401/403, or no API key configured."""
+
+    kind = "authentication_failed"
+
+
+class UnknownModel(FatalProviderError):
+    """HTTP 404: the model (or endpoint) does not exist."""
+
+    kind = "unknown_model"
+
+
+class BadRequest(FatalProviderError):
+    """HTTP 400/422 and other client errors: the request itself is wrong."""
+
+    kind = "bad_request"
+
+
+class FatalModelError(RuntimeError):
+    """Raised by the LLM agent on a fatal provider error; the message is one clear line."""
+
+    def __init__(self, provider: str, model: str, cause: ProviderError) -> None:
+        status = f" (HTTP {cause.status})" if cause.status else ""
+        first_line = (cause.message.strip().splitlines() or [""])[0][:300]
+        super().__init__(
+            f"{provider} model {model!r}: {cause.kind.replace('_', ' ')}{status}: {first_line}"
+        )
+        self.provider = provider
+        self.model = model
+        self.cause = cause
+
+
+def parse_retry_after(
+    headers: Mapping[str, Any] | None, *, now: float | None = None
+) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` / ``retry-after`` headers (delta or HTTP date).
+
+    Returns ``None`` when absent or unreadable; never negative.
+    """
+    if not headers:
+        return None
+    lowered = {str(k).lower(): v for k, v in headers.items()}
+    ms = lowered.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except (TypeError, ValueError):
+            pass
+    value = lowered.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except (TypeError, ValueError):
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(str(value))
+    except (TypeError, ValueError):
+        return None
+    current = time.time() if now is None else now
+    return max(0.0, when.timestamp() - current)
+
+
+def error_from_status(
+    status: int, message: str, headers: Mapping[str, Any] | None = None
+) -> ProviderError:
+    """Map an HTTP status (plus headers) to the provider-neutral error class."""
+    if status == 429:
+        return RateLimited(message, retry_after=parse_retry_after(headers), status=status)
+    if status in (401, 403):
+        return AuthenticationFailed(message, status=status)
+    if status == 404:
+        return UnknownModel(message, status=status)
+    if status == 529:  # Anthropic "overloaded"
+        return RateLimited(message, retry_after=parse_retry_after(headers), status=status)
+    if status >= 500 or status in (408, 409):
+        return ServerError(message, status=status)
+    return BadRequest(message, status=status)

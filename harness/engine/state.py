@@ -1,0 +1,252 @@
+"""Game state and the primitive operations every rule is built from.
+
+The state is plain mutable data (seats, zones, counters, the frame stack).  Cards are ints indexing
+:data:`harness.engine.cards.DECK`.  The deck and the discard pile keep their *top at the end* of the
+list.  Every random outcome goes through the one injected :class:`random.Random` and becomes an
+event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any, NamedTuple
+
+from .actions import Action
+from .cards import CARD_FACE, CARD_SUIT, CARD_TYPE, REVOLVER_RANGE, WEAPON_RANGE
+from .roles import HIGH_NOON_ROUND
+
+Event = dict[str, Any]
+Frame = tuple[Any, ...]
+
+
+class Decision(NamedTuple):
+    """The one pending decision: which seat decides, what kind of decision, the legal options."""
+
+    seat: int
+    kind: str
+    options: tuple[Action, ...]
+
+    @property
+    def option_ids(self) -> list[str]:
+        return [a.id for a in self.options]
+
+
+class Seat:
+    __slots__ = (
+        "index", "role", "character", "hp", "max_hp", "hand", "in_play", "weapon", "upgrades",
+        "alive", "known_roles", "marshal_pair", "known_top",
+    )  # fmt: skip
+
+    def __init__(self, index: int, role: str, character: str, max_hp: int) -> None:
+        self.index = index
+        self.role = role
+        self.character = character
+        self.hp = max_hp
+        self.max_hp = max_hp
+        self.hand: list[int] = []  # in the order received; the last is the newest
+        self.in_play: list[int] = []  # blue cards, in the order played
+        self.weapon = -1  # card index, -1 = Revolver
+        self.upgrades: list[str] = []  # one per ★, in the order gained
+        self.alive = True
+        self.known_roles: dict[int, str] = {}  # private knowledge of other seats' roles
+        self.marshal_pair: tuple[int, int] | None = None  # double_agent mode, Marshal only
+        self.known_top: list[
+            int
+        ] = []  # cards this seat put back on the deck (Three Eyes, Instinct)
+
+    def has_in_play(self, type_id: str) -> bool:
+        for c in self.in_play:
+            if CARD_TYPE[c] == type_id:
+                return True
+        return False
+
+    def in_play_card(self, type_id: str) -> int:
+        for c in self.in_play:
+            if CARD_TYPE[c] == type_id:
+                return c
+        return -1
+
+    def hand_card(self, type_id: str) -> int:
+        """The most recently received copy of ``type_id`` in hand, or -1."""
+        hand = self.hand
+        for i in range(len(hand) - 1, -1, -1):
+            if CARD_TYPE[hand[i]] == type_id:
+                return hand[i]
+        return -1
+
+    def count_in_hand(self, type_id: str) -> int:
+        return sum(1 for c in self.hand if CARD_TYPE[c] == type_id)
+
+    @property
+    def stars(self) -> int:
+        return len(self.upgrades)
+
+    @property
+    def weapon_range(self) -> int:
+        base = WEAPON_RANGE[CARD_TYPE[self.weapon]] if self.weapon >= 0 else REVOLVER_RANGE
+        return base + self.upgrades.count("marksmanship")
+
+    @property
+    def has_scope(self) -> bool:
+        return self.character in ("eagle_eye", "mad_dog") or self.has_in_play("scope")
+
+    @property
+    def horse_bonus(self) -> int:
+        # Ruling R-6: built-in equipment never stacks with the card.
+        if self.character == "pass_shadow":
+            return 2
+        return 1 if self.has_in_play("horse") else 0
+
+    @property
+    def has_cover(self) -> bool:
+        return self.character == "iron_brow" or self.has_in_play("cover")
+
+
+class GameState:
+    """All state of one game plus the primitives (events, deck, checks, distance)."""
+
+    n: int
+    mode: str
+    seats: list[Seat]
+    marshal: int
+    round: int
+    turn: int
+    shots_used: int
+    deck: list[int]
+    discard: list[int]
+    resolving: list[int]
+    looking: list[int]
+    rng: random.Random
+    coins: deque[bool]
+    events: list[Event]
+    stack: list[Frame]
+    pending: Decision | None
+    pending_frame: Frame | None
+    winning_side: str | None
+    winners: tuple[int, ...]
+
+    # ----------------------------------------------------------------- events
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def emit_private(self, event: Event, to: list[int], secret: dict[str, Any]) -> None:
+        """An event whose ``secret`` part only the seats in ``to`` see (``[]``: log only)."""
+        event["to"] = to
+        event["secret"] = secret
+        self.events.append(event)
+
+    # ------------------------------------------------------------ table facts
+    @property
+    def high_noon(self) -> bool:
+        return self.mode != "old_classic" and self.round >= HIGH_NOON_ROUND
+
+    @property
+    def is_over(self) -> bool:
+        return self.winning_side is not None
+
+    def living(self) -> list[int]:
+        return [s.index for s in self.seats if s.alive]
+
+    def n_alive(self) -> int:
+        return sum(1 for s in self.seats if s.alive)
+
+    def next_living(self, seat: int) -> int:
+        n = self.n
+        for step in range(1, n + 1):
+            j = (seat + step) % n
+            if self.seats[j].alive:
+                return j
+        return seat
+
+    def others_in_turn_order(self, seat: int) -> list[int]:
+        """Living players other than ``seat``, in turn order starting after ``seat``."""
+        n = self.n
+        seats = self.seats
+        return [j for j in ((seat + k) % n for k in range(1, n)) if seats[j].alive]
+
+    def distance(self, a: int, b: int) -> int:
+        """RULES.md §4: fewest steps among living players, +Horse of b, −Scope of a, min 1."""
+        seats = self.seats
+        if a < b:
+            lo, hi = a, b
+        else:
+            lo, hi = b, a
+        inner = 0
+        for j in range(lo + 1, hi):
+            if seats[j].alive:
+                inner += 1
+        outer = self.n_alive() - 2 - inner
+        d = 1 + (inner if inner < outer else outer)
+        d += seats[b].horse_bonus
+        if seats[a].has_scope:
+            d -= 1
+        return d if d > 1 else 1
+
+    def unlimited_shots(self, s: Seat) -> bool:
+        return (
+            self.high_noon
+            or s.character == "mad_dog"
+            or (s.weapon >= 0 and CARD_TYPE[s.weapon] == "volcanic")
+        )
+
+    # ------------------------------------------------------------ deck moves
+    def reshuffle(self) -> None:
+        """Shuffle the discard pile into a new deck (RULES.md §3 "Deck")."""
+        deck = self.discard
+        self.discard = []
+        self.rng.shuffle(deck)
+        self.deck = deck
+        for s in self.seats:
+            s.known_top.clear()
+        self.emit_private(
+            {"t": "shuffle", "n": len(deck)}, [], {"order": [CARD_FACE[c] for c in reversed(deck)]}
+        )
+
+    def pop_deck(self) -> int:
+        """The top card of the deck, reshuffling the discard pile when needed; -1 when both are
+        empty."""
+        if not self.deck:
+            if not self.discard:
+                return -1
+            self.reshuffle()
+        return self.deck.pop()
+
+    def draw(self, seat: int, n: int, why: str = "draw") -> list[int]:
+        got: list[int] = []
+        for _ in range(n):
+            c = self.pop_deck()
+            if c < 0:
+                break
+            got.append(c)
+        if got:
+            self.seats[seat].hand.extend(got)
+            self.emit_private(
+                {"t": "draw", "seat": seat, "n": len(got), "why": why},
+                [seat],
+                {"cards": [CARD_FACE[c] for c in got]},
+            )
+        return got
+
+    def to_discard(self, card: int) -> None:
+        self.discard.append(card)
+
+    def reveal_check(self, seat: int, purpose: str) -> int:
+        """Reveal the top card for a check; it goes to the discard pile. -1 if no card exists."""
+        c = self.pop_deck()
+        if c >= 0:
+            self.discard.append(c)
+            self.emit({"t": "check", "seat": seat, "for": purpose, "card": CARD_FACE[c]})
+        return c
+
+    def coin(self, seat: int) -> bool:
+        """A fair 50/50 Cover coin (or the next forced result of a position)."""
+        ok = self.coins.popleft() if self.coins else self.rng.random() < 0.5
+        self.emit({"t": "coin", "seat": seat, "ok": ok})
+        return ok
+
+    def random_hand_index(self, seat: int) -> int:
+        return self.rng.randrange(len(self.seats[seat].hand))
+
+    def is_heart(self, card: int) -> bool:
+        return CARD_SUIT[card] == "H"

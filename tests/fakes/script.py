@@ -1,0 +1,241 @@
+"""Scripted behaviours shared by the fake OpenAI and Anthropic servers.
+
+A :class:`Script` is a queue: each incoming model request takes the next behaviour; when the queue
+is empty the default behaviour answers the first option id found in the request (the ``choice``
+enum of a tool / response schema, the GBNF ``choice`` rule, or else the first backticked id or
+``- `` list item of the last user message), so whole games can be played against a fake server.
+
+Every request body is recorded (``script.requests``) so tests can inspect what the SDK really sent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Answer",
+    "Behaviour",
+    "Illegal",
+    "Malformed",
+    "RecordedRequest",
+    "Reset",
+    "Script",
+    "Stall",
+    "Status",
+    "options_in_request",
+]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Answer correctly in the requested format; ``choice=None`` means the first listed option."""
+
+    choice: str | None = None
+    reason: str | None = None
+    reasoning: str | None = None  # emitted as reasoning_content / a thinking block
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """Answer with plain text that is not the JSON answer object (and no tool call)."""
+
+    text: str = "I will play the first card, I think."
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """Answer well-formed JSON whose choice is ``option_id`` (not a listed option)."""
+
+    option_id: str
+
+
+@dataclass(frozen=True)
+class Stall:
+    """Wait ``seconds`` before answering like the default (the client usually gave up by then)."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Status:
+    """Answer an HTTP error ``code`` with the vendor's error body (and ``Retry-After``)."""
+
+    code: int
+    retry_after: float | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Close the connection abruptly (TCP RST) without sending any response."""
+
+
+Behaviour = Answer | Malformed | Illegal | Stall | Status | Reset
+
+
+@dataclass
+class RecordedRequest:
+    """One HTTP request the fake server received."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+def _choice_enum(schema: Any) -> list[str] | None:
+    if not isinstance(schema, Mapping):
+        return None
+    enum = schema.get("properties", {}).get("choice", {}).get("enum")
+    return [str(x) for x in enum] if isinstance(enum, list) else None
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            str(b.get("text", "")) for b in content if isinstance(b, Mapping) and "text" in b
+        )
+    return ""
+
+
+_GRAMMAR_CHOICE = re.compile(r"^choice ::= (.*)$", re.MULTILINE)
+_GRAMMAR_LITERAL = re.compile(r'"\\"((?:[^"\\]|\\.)*?)\\""')
+
+
+def options_in_request(body: Mapping[str, Any]) -> list[str]:
+    """Option ids the request offers, in order, or ``[]`` when none can be found."""
+    for tool in body.get("tools") or []:
+        schema = tool.get("input_schema") or tool.get("function", {}).get("parameters")
+        if (found := _choice_enum(schema)) is not None:
+            return found
+    fmt = body.get("response_format") or {}
+    for schema in (fmt.get("schema"), fmt.get("json_schema", {}).get("schema")):
+        if (found := _choice_enum(schema)) is not None:
+            return found
+    output_format = (body.get("output_config") or {}).get("format") or body.get("output_format")
+    if isinstance(output_format, Mapping) and (
+        found := _choice_enum(output_format.get("schema"))
+    ):
+        return found
+    grammar = body.get("grammar")
+    if isinstance(grammar, str) and (m := _GRAMMAR_CHOICE.search(grammar)):
+        return [lit.replace('\\\\', "\\") for lit in _GRAMMAR_LITERAL.findall(m.group(1))]
+    users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+    text = _text_of(users[-1].get("content")) if users else ""
+    ticked = re.findall(r"`([^`\s]+)`", text)
+    if ticked:
+        return ticked
+    return [line[2:].split()[0] for line in text.splitlines() if line.startswith("- ") and line[2:].split()]
+
+
+@dataclass
+class Script:
+    """Queue of behaviours plus the record of received requests (thread-safe).
+
+    ``cached_tokens`` is reported as cached prompt tokens in every answer's usage.
+    ``default`` replaces the default behaviour (called with the request body).
+    """
+
+    cached_tokens: int = 0
+    default: Callable[[Mapping[str, Any]], Behaviour] | None = None
+    requests: list[RecordedRequest] = field(default_factory=list)
+    _queue: deque[Behaviour] = field(default_factory=deque)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # --- scripting (each returns self so calls chain) ---
+    def push(self, behaviour: Behaviour) -> Script:
+        with self._lock:
+            self._queue.append(behaviour)
+        return self
+
+    def answer(self, choice_id: str | None = None, reason: str | None = None, *, reasoning: str | None = None) -> Script:
+        return self.push(Answer(choice_id, reason, reasoning))
+
+    def malformed(self, text: str = Malformed.text) -> Script:
+        return self.push(Malformed(text))
+
+    def illegal(self, option_id: str) -> Script:
+        return self.push(Illegal(option_id))
+
+    def stall(self, seconds: float) -> Script:
+        return self.push(Stall(seconds))
+
+    def status(self, code: int, retry_after: float | None = None, message: str | None = None) -> Script:
+        return self.push(Status(code, retry_after, message))
+
+    def unknown_model(self) -> Script:
+        return self.push(Status(404, message="model not found"))
+
+    def reset(self) -> Script:
+        return self.push(Reset())
+
+    # --- used by the servers ---
+    def record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+    def next_behaviour(self, body: Mapping[str, Any]) -> Behaviour:
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        return self.default(body) if self.default is not None else Answer()
+
+    @property
+    def pending(self) -> int:
+        """Behaviours not consumed yet."""
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def model_requests(self) -> list[RecordedRequest]:
+        """Recorded POST requests (model calls)."""
+        with self._lock:
+            return [r for r in self.requests if r.method == "POST"]
+
+
+def answer_payload(behaviour: Answer | Illegal, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON answer object a behaviour sends for ``body``."""
+    if isinstance(behaviour, Illegal):
+        return {"choice": behaviour.option_id}
+    choice = behaviour.choice
+    if choice is None:
+        options = options_in_request(body)
+        choice = options[0] if options else "end"
+    payload: dict[str, Any] = {"choice": choice}
+    if behaviour.reason is not None:
+        payload["reason"] = behaviour.reason
+    return payload
+
+
+def forced_tool_name(body: Mapping[str, Any]) -> str | None:
+    """Name of the tool the request forces (or offers first), ``None`` when no tools were sent."""
+    tools = body.get("tools") or []
+    if not tools:
+        return None
+    choice = body.get("tool_choice")
+    if isinstance(choice, Mapping):
+        name = choice.get("name") or (choice.get("function") or {}).get("name")
+        if isinstance(name, str):
+            return name
+    first = tools[0]
+    return str(first.get("name") or first.get("function", {}).get("name"))
+
+
+def estimate_tokens(text: str) -> int:
+    """Rough token count (4 characters a token, at least 1)."""
+    return max(1, len(text) // 4)
+
+
+def prompt_text(body: Mapping[str, Any]) -> str:
+    """All prompt text of a request (system + messages), for token estimates."""
+    parts = [_text_of(body.get("system"))]
+    parts += [_text_of(m.get("content")) for m in body.get("messages") or []]
+    return json.dumps(parts)

@@ -1,0 +1,147 @@
+"""HTTP plumbing shared by the fake model servers: a real HTTP/1.1 server on 127.0.0.1.
+
+Subclasses implement :meth:`FakeServer.handle_model_call` (the vendor wire format). The server
+runs ``ThreadingHTTPServer`` in a background daemon thread on an ephemeral port.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .script import RecordedRequest, Reset, Script, Stall
+
+__all__ = ["FakeServer", "Response"]
+
+Response = tuple[int, dict[str, str], dict[str, Any]]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence stderr
+        return
+
+    def _send(self, status: int, headers: dict[str, str], payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
+        except OSError:  # client gave up (e.g. after a stall)
+            self.close_connection = True
+
+    def _reset(self) -> None:
+        self.close_connection = True
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+        except OSError:
+            pass
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        except OSError:
+            pass
+
+    def do_GET(self) -> None:
+        fake = self.server.fake
+        fake.script.record(RecordedRequest("GET", self.path, dict(self.headers.items()), {}))
+        self._send(*fake.handle_get(self.path))
+
+    def do_POST(self) -> None:
+        fake = self.server.fake
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            self._send(400, {}, {"error": {"message": "body is not JSON"}})
+            return
+        fake.script.record(RecordedRequest("POST", self.path, dict(self.headers.items()), body))
+        behaviour = fake.script.next_behaviour(body)
+        if isinstance(behaviour, Reset):
+            self._reset()
+            return
+        if isinstance(behaviour, Stall):
+            if fake.stopping.wait(behaviour.seconds):
+                self._reset()
+                return
+        self._send(*fake.handle_model_call(self.path, body, behaviour))
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, fake: FakeServer) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.fake = fake
+
+
+class FakeServer:
+    """Base fake: start/stop, ``base_url``, the :class:`Script`; use as a context manager."""
+
+    def __init__(self, script: Script | None = None) -> None:
+        self.script = script if script is not None else Script()
+        self.stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._counter = 0
+        self._counter_lock = threading.Lock()
+
+    # --- lifecycle ---
+    def start(self) -> FakeServer:
+        self._server = _Server(self)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._server = None
+
+    def __enter__(self) -> FakeServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "server not started"
+        return int(self._server.server_address[1])
+
+    @property
+    def root_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def next_id(self) -> int:
+        with self._counter_lock:
+            self._counter += 1
+            return self._counter
+
+    # --- wire format (subclasses) ---
+    def handle_get(self, path: str) -> Response:
+        return 404, {}, {"error": {"message": f"no route GET {path}"}}
+
+    def handle_model_call(self, path: str, body: dict[str, Any], behaviour: Any) -> Response:
+        raise NotImplementedError
