@@ -53,6 +53,7 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         self.marshal = 0
         self.round = 1
         self.turn = 0
+        self.phase = "start"
         self.shots_used = 0
         self.deck = []
         self.discard = []

@@ -56,7 +56,7 @@ class Seat:
         ] = []  # cards this seat put back on the deck (Three Eyes, Instinct)
 
     def has_in_play(self, type_id: str) -> bool:
-        for c in self.in_play:
+        for c in self.in_play:  # noqa: SIM110 - a plain loop is faster on this hot path
             if CARD_TYPE[c] == type_id:
                 return True
         return False
@@ -112,6 +112,7 @@ class GameState:
     marshal: int
     round: int
     turn: int
+    phase: str  # start (checks) | draw | play | discard
     shots_used: int
     deck: list[int]
     discard: list[int]
@@ -210,7 +211,11 @@ class GameState:
             if not self.discard:
                 return -1
             self.reshuffle()
-        return self.deck.pop()
+        c = self.deck.pop()
+        for s in self.seats:  # knowledge of a put-back card ends when it leaves the deck
+            if s.known_top and c in s.known_top:
+                s.known_top.remove(c)
+        return c
 
     def draw(self, seat: int, n: int, why: str = "draw") -> list[int]:
         got: list[int] = []

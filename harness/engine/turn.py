@@ -26,6 +26,7 @@ class TurnMixin(HandMixin):
     def f_begin_turn(self, seat: int) -> None:
         self.turn = seat
         self.shots_used = 0
+        self.phase = "start"
         self.emit({"t": "turn", "seat": seat, "round": self.round})
         self.stack += [("start_draw", seat), ("jail_check", seat), ("dynamite_check", seat)]
 
@@ -76,6 +77,7 @@ class TurnMixin(HandMixin):
         return result
 
     def f_start_draw(self, seat: int) -> None:
+        self.phase = "draw"
         if not self.seats[seat].alive:
             self.stack.append(("end_turn", seat))
             return
@@ -83,6 +85,7 @@ class TurnMixin(HandMixin):
         self._push_draw_phase(seat)
 
     def f_start_draw_jailed(self, seat: int) -> None:
+        self.phase = "draw"
         self.stack.append(("discard", seat))
         self._push_draw_phase(seat)
 
@@ -174,6 +177,7 @@ class TurnMixin(HandMixin):
             self.draw(seat, 1, "red_suit")
 
     def f_play(self, seat: int) -> None:
+        self.phase = "play"
         if not self.seats[seat].alive:
             self.stack.append(("end_turn", seat))
             return
@@ -190,6 +194,7 @@ class TurnMixin(HandMixin):
             self.play_card(seat, a)
 
     def f_discard(self, seat: int) -> None:
+        self.phase = "discard"
         s = self.seats[seat]
         if s.alive and len(s.hand) > s.hp:
             self.ask(seat, "discard", self.discard_options(seat))

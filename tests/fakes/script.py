@@ -121,19 +121,21 @@ def options_in_request(body: Mapping[str, Any]) -> list[str]:
         if (found := _choice_enum(schema)) is not None:
             return found
     output_format = (body.get("output_config") or {}).get("format") or body.get("output_format")
-    if isinstance(output_format, Mapping) and (
-        found := _choice_enum(output_format.get("schema"))
-    ):
+    if isinstance(output_format, Mapping) and (found := _choice_enum(output_format.get("schema"))):
         return found
     grammar = body.get("grammar")
     if isinstance(grammar, str) and (m := _GRAMMAR_CHOICE.search(grammar)):
-        return [lit.replace('\\\\', "\\") for lit in _GRAMMAR_LITERAL.findall(m.group(1))]
+        return [lit.replace("\\\\", "\\") for lit in _GRAMMAR_LITERAL.findall(m.group(1))]
     users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
     text = _text_of(users[-1].get("content")) if users else ""
     ticked = re.findall(r"`([^`\s]+)`", text)
     if ticked:
         return ticked
-    return [line[2:].split()[0] for line in text.splitlines() if line.startswith("- ") and line[2:].split()]
+    return [
+        line[2:].split()[0]
+        for line in text.splitlines()
+        if line.startswith("- ") and line[2:].split()
+    ]
 
 
 @dataclass
@@ -156,7 +158,13 @@ class Script:
             self._queue.append(behaviour)
         return self
 
-    def answer(self, choice_id: str | None = None, reason: str | None = None, *, reasoning: str | None = None) -> Script:
+    def answer(
+        self,
+        choice_id: str | None = None,
+        reason: str | None = None,
+        *,
+        reasoning: str | None = None,
+    ) -> Script:
         return self.push(Answer(choice_id, reason, reasoning))
 
     def malformed(self, text: str = Malformed.text) -> Script:
@@ -168,7 +176,9 @@ class Script:
     def stall(self, seconds: float) -> Script:
         return self.push(Stall(seconds))
 
-    def status(self, code: int, retry_after: float | None = None, message: str | None = None) -> Script:
+    def status(
+        self, code: int, retry_after: float | None = None, message: str | None = None
+    ) -> Script:
         return self.push(Status(code, retry_after, message))
 
     def unknown_model(self) -> Script:

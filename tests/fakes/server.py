@@ -6,6 +6,7 @@ runs ``ThreadingHTTPServer`` in a background daemon thread on an ephemeral port.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
@@ -22,6 +23,7 @@ Response = tuple[int, dict[str, str], dict[str, Any]]
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence stderr
@@ -43,17 +45,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reset(self) -> None:
         self.close_connection = True
-        try:
+        with contextlib.suppress(OSError):
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.connection.close()
-        except OSError:
-            pass
 
     def finish(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             super().finish()
-        except OSError:
-            pass
 
     def do_GET(self) -> None:
         fake = self.server.fake
@@ -74,10 +72,9 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(behaviour, Reset):
             self._reset()
             return
-        if isinstance(behaviour, Stall):
-            if fake.stopping.wait(behaviour.seconds):
-                self._reset()
-                return
+        if isinstance(behaviour, Stall) and fake.stopping.wait(behaviour.seconds):
+            self._reset()  # the server is stopping
+            return
         self._send(*fake.handle_model_call(self.path, body, behaviour))
 
 

@@ -1,0 +1,101 @@
+"""The saved record of one model decision (versioned pydantic model, one JSON line each).
+
+The system prompt is not stored in the record: ``system_prompt_sha256`` names it and the text is
+stored once elsewhere (see ``LLMAgent(system_prompt_sink=...)``). ``messages`` are the
+user/assistant turns actually sent, including corrective re-prompts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Attempt",
+    "AttemptErrorKind",
+    "FallbackReason",
+    "ModelDecisionRecord",
+    "TokenCounts",
+    "sha256_text",
+]
+
+AttemptErrorKind = Literal[
+    "unparseable", "illegal_option", "timeout", "rate_limit", "server_error", "connection_error"
+]
+FallbackReason = Literal["timeout", "error", "invalid_answer"]
+
+
+def sha256_text(text: str) -> str:
+    """Hex SHA-256 of the UTF-8 text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class TokenCounts(BaseModel):
+    """Tokens of one call; ``input`` includes ``cached_input``, ``output`` includes ``reasoning``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: int = 0
+    cached_input: int = 0
+    output: int = 0
+    reasoning: int = 0
+
+
+class Attempt(BaseModel):
+    """One model call (or cache hit) and what came of it.
+
+    ``error_kind`` is ``None`` for a valid answer; ``unparseable`` / ``illegal_option`` for an
+    invalid answer; otherwise the transient error that made the call fail.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    raw_text: str | None = None
+    tool_arguments: str | None = None
+    reasoning: str | None = None
+    error_kind: AttemptErrorKind | None = None
+    error_message: str | None = None
+    latency_s: float = 0.0
+    tokens: TokenCounts = Field(default_factory=TokenCounts)
+    cached: bool = False
+
+
+class ModelDecisionRecord(BaseModel):
+    """Everything about one decision taken by an :class:`~harness.agents.llm_agent.LLMAgent`.
+
+    Invariants: ``chosen`` is one of ``options``; ``fallback is None`` iff ``chosen`` came from
+    the model (then ``parsed_choice == chosen``) or was the only option (then ``attempts == []``);
+    token totals are the sums over ``attempts``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    game_id: str | None = None
+    decision_index: int | None = None
+    seat: int | str | None = None
+    role: str | None = None
+    player: str | None = None
+    provider: str
+    model: str
+    decision_kind: str | None = None
+    answer_mode: str
+    options: list[str]
+    view: dict[str, Any] | None = None
+    system_prompt_sha256: str
+    messages: list[dict[str, str]] = Field(default_factory=list)
+    attempts: list[Attempt] = Field(default_factory=list)
+    parsed_choice: str | None = None
+    reason: str | None = None
+    chosen: str
+    fallback: FallbackReason | None = None
+    fallback_policy: str | None = None
+    latency_s: float = 0.0
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float | None = None
+    cached: bool = False

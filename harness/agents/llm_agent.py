@@ -1,0 +1,491 @@
+"""The LLM agent shared by every provider: prompting, strict parsing, corrections, retries,
+deadlines, fallback, caching, accounting and records live here once.
+
+Contract of :meth:`LLMAgent.decide`:
+
+* a single option is returned without calling the model;
+* the answer (forced tool arguments, else the reply text) must be a JSON object whose ``choice``
+  is exactly one of the option ids (text may be wrapped in one ```json fence); otherwise it is
+  ``unparseable`` or ``illegal_option`` and the model gets up to ``max_corrections`` corrective
+  re-prompts before the caller's ``fallback`` decides (reason ``invalid_answer``);
+* transient provider errors are retried with deterministic exponential back-off (honouring
+  ``Retry-After``) within ``retry_budget`` and never past ``deadline``; every call is bounded by
+  the time left. When retries cannot help the fallback decides, with reason ``timeout`` if time
+  ran out and ``error`` otherwise;
+* fatal provider errors raise :class:`FatalModelError`: a misconfigured run stops, it is never
+  papered over with fallbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from .decision_record import (
+    Attempt,
+    FallbackReason,
+    ModelDecisionRecord,
+    TokenCounts,
+    sha256_text,
+)
+from .pricing import PriceBook, PriceTable
+from .providers.base import AnswerMode, Provider, ProviderReply, ProviderRequest
+from .providers.errors import (
+    FatalModelError,
+    FatalProviderError,
+    ProviderError,
+    ProviderTimeout,
+    RateLimited,
+    TransientProviderError,
+)
+from .response_cache import ResponseCache
+
+__all__ = [
+    "FallbackPolicy",
+    "FatalModelError",
+    "LLMAgent",
+    "ParsedAnswer",
+    "PromptBuilder",
+    "correction_message",
+    "parse_answer",
+]
+
+
+class PromptBuilder(Protocol):
+    """Builds the static system prompt and the per-decision user prompt."""
+
+    def system_prompt(self, view: Any) -> str: ...
+
+    def decision_prompt(self, view: Any, options: Sequence[str]) -> str: ...
+
+
+FallbackPolicy = Callable[[Any, Sequence[str]], str]
+RecordSink = Callable[[ModelDecisionRecord], None]
+SystemPromptSink = Callable[[str, str], None]
+
+# --------------------------------------------------------------------------- parsing
+
+_FENCE = re.compile(r"\A```(?:json)?[ \t]*\n(.*?)\n?[ \t]*```\Z", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """Result of :func:`parse_answer`: ``error_kind is None`` iff ``choice`` is a listed id."""
+
+    choice: str | None
+    reason: str | None = None
+    error_kind: Literal["unparseable", "illegal_option"] | None = None
+    problem: str | None = None
+
+
+def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
+    """Strictly parse ``raw`` as ``{"choice": <option id>, "reason": <str, optional>}``.
+
+    The stripped text (optionally inside one ```json fence) must be a JSON object whose
+    ``choice`` is a string equal to one of ``option_ids``. No fuzzy matching, substring search or
+    case folding.
+    """
+    text = (raw or "").strip()
+    if not text:
+        return ParsedAnswer(None, error_kind="unparseable", problem="the answer is empty")
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
+    if not isinstance(obj, dict):
+        return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
+    choice = obj.get("choice")
+    reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
+    if not isinstance(choice, str):
+        return ParsedAnswer(
+            None, reason, error_kind="unparseable", problem='it has no string "choice" field'
+        )
+    if choice not in option_ids:
+        return ParsedAnswer(
+            choice,
+            reason,
+            error_kind="illegal_option",
+            problem=f"{_quote(choice)} is not one of the listed option ids",
+        )
+    return ParsedAnswer(choice, reason)
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    short = text if len(text) <= limit else text[: limit - 1] + "…"
+    return json.dumps(short, ensure_ascii=False)
+
+
+def correction_message(parsed: ParsedAnswer, option_ids: Sequence[str]) -> str:
+    """The short user message that names the problem of an invalid answer."""
+    listed = ", ".join(option_ids)
+    fmt = '{"choice": "<option id>"}'
+    if parsed.error_kind == "illegal_option" and parsed.choice is not None:
+        return (
+            f"Your answer {_quote(parsed.choice)} is not one of the listed option ids. "
+            f"Answer with a JSON object {fmt} using one of: {listed}"
+        )
+    return (
+        f"Your answer could not be read: {parsed.problem}. "
+        f"Answer with only a JSON object {fmt} using one of: {listed}"
+    )
+
+
+# --------------------------------------------------------------------------- the agent
+
+
+@dataclass
+class _Call:
+    """Outcome of one provider call (or cache hit)."""
+
+    reply: ProviderReply | None
+    error: TransientProviderError | None
+    latency_s: float
+    cached: bool
+
+
+@dataclass
+class _Decision:
+    """Mutable state of one ``decide`` call."""
+
+    options: tuple[str, ...]
+    messages: list[dict[str, str]]
+    attempts: list[Attempt] = field(default_factory=list)
+    parsed: ParsedAnswer | None = None
+    fallback: FallbackReason | None = None
+    retries: int = 0
+    corrections: int = 0
+
+
+def _default_policy_name(fallback: FallbackPolicy) -> str:
+    name = getattr(fallback, "__qualname__", None) or getattr(fallback, "__name__", None)
+    return str(name or type(fallback).__name__)
+
+
+class LLMAgent:
+    """Decides with a language model behind any :class:`Provider`.
+
+    ``fallback(view, options) -> option id`` is the caller's explicit policy for when the model
+    cannot answer validly in time (the rules' simplest move or a rule bot). ``record_sink``
+    receives every :class:`ModelDecisionRecord`; ``system_prompt_sink(sha256, text)`` receives
+    each distinct system prompt once (records store only its hash). ``price_table`` is a config
+    price table or a :class:`PriceBook`.
+    """
+
+    def __init__(
+        self,
+        provider: Provider,
+        model: str,
+        prompt_builder: PromptBuilder,
+        *,
+        fallback: FallbackPolicy,
+        answer_mode: AnswerMode | None = None,
+        params: Mapping[str, Any] | None = None,
+        max_corrections: int = 1,
+        retry_budget: int = 4,
+        backoff: float = 0.5,
+        backoff_max: float = 30.0,
+        price_table: PriceTable | PriceBook | None = None,
+        cache: ResponseCache | None = None,
+        record_sink: RecordSink | None = None,
+        system_prompt_sink: SystemPromptSink | None = None,
+        fallback_policy: str | None = None,
+        min_attempt_s: float = 0.05,
+    ) -> None:
+        mode = answer_mode or provider.default_answer_mode
+        if mode not in provider.supported_answer_modes:
+            supported = ", ".join(sorted(provider.supported_answer_modes))
+            raise ValueError(
+                f"answer mode {mode!r} is not supported by provider {provider.name!r} "
+                f"(supported: {supported})"
+            )
+        if max_corrections < 0 or retry_budget < 0 or backoff < 0:
+            raise ValueError("max_corrections, retry_budget and backoff must be >= 0")
+        self.provider = provider
+        self.model = model
+        self.prompt_builder = prompt_builder
+        self.fallback = fallback
+        self.fallback_policy = fallback_policy or _default_policy_name(fallback)
+        self.answer_mode: AnswerMode = mode
+        self.params: dict[str, Any] = dict(params or {})
+        self.max_corrections = max_corrections
+        self.retry_budget = retry_budget
+        self.backoff = backoff
+        self.backoff_max = backoff_max
+        self.prices = price_table if isinstance(price_table, PriceBook) else PriceBook(price_table)
+        self.cache = cache
+        self.record_sink = record_sink
+        self.system_prompt_sink = system_prompt_sink
+        self.min_attempt_s = min_attempt_s
+        self.system_prompts: dict[str, str] = {}
+
+    async def aclose(self) -> None:
+        """Close the provider's network resources."""
+        await self.provider.aclose()
+
+    # ----------------------------------------------------------------- public API
+
+    async def decide(
+        self,
+        view: Any,
+        options: Sequence[str],
+        deadline: float,
+        context: Mapping[str, Any],
+    ) -> tuple[str, ModelDecisionRecord]:
+        """Choose one of ``options`` (canonical ids) before ``deadline`` (``time.monotonic()``).
+
+        ``context`` may carry ``game_id``, ``decision_index``, ``seat``, ``role``, ``player``,
+        ``decision_kind`` and ``view_json`` (dict or JSON text); they are copied into the record.
+        Returns the chosen id and the record (also sent to ``record_sink``). Raises
+        :class:`FatalModelError` on authentication / unknown-model / bad-request errors.
+        """
+        started = time.monotonic()
+        option_ids = tuple(options)
+        if not option_ids:
+            raise ValueError("decide() needs at least one option")
+        if len(set(option_ids)) != len(option_ids):
+            raise ValueError(f"duplicate option ids: {option_ids}")
+        system = self.prompt_builder.system_prompt(view)
+        system_sha = self._remember_system_prompt(system)
+        state = _Decision(option_ids, [])
+        if len(option_ids) > 1:
+            prompt = self.prompt_builder.decision_prompt(view, option_ids)
+            state.messages.append({"role": "user", "content": prompt})
+            await self._run(state, system, deadline)
+        chosen = self._choose(view, state)
+        record = self._record(state, chosen, system_sha, context, time.monotonic() - started)
+        if self.record_sink is not None:
+            self.record_sink(record)
+        return chosen, record
+
+    # ----------------------------------------------------------------- the loop
+
+    async def _run(self, state: _Decision, system: str, deadline: float) -> None:
+        """Call the model until a valid answer or a fallback reason is set on ``state``."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining < self.min_attempt_s:
+                state.fallback = "timeout"
+                return
+            request = ProviderRequest(
+                model=self.model,
+                system=system,
+                messages=list(state.messages),
+                answer_mode=self.answer_mode,
+                option_ids=state.options,
+                params=self.params,
+                timeout=remaining,
+            )
+            call = await self._call(request, remaining)
+            if call.error is not None:
+                state.attempts.append(
+                    Attempt(
+                        error_kind=call.error.kind,  # type: ignore[arg-type]
+                        error_message=_one_line(call.error.message),
+                        latency_s=call.latency_s,
+                    )
+                )
+                if not await self._back_off(state, call.error, deadline):
+                    return
+                continue
+            assert call.reply is not None
+            if self._judge(state, call):
+                return
+
+    async def _call(self, request: ProviderRequest, remaining: float) -> _Call:
+        """One provider call bounded by ``remaining`` seconds, or a cache hit."""
+        if self.cache is not None:
+            hit = self.cache.get(self.provider.name, request)
+            if hit is not None:
+                return _Call(hit, None, 0.0, cached=True)
+        t0 = time.monotonic()
+        try:
+            reply = await asyncio.wait_for(self.provider.complete(request), timeout=remaining)
+        except TimeoutError:
+            error: TransientProviderError = ProviderTimeout(
+                f"no answer within {remaining:.2f}s (decision deadline)"
+            )
+            return _Call(None, error, time.monotonic() - t0, cached=False)
+        except TransientProviderError as exc:
+            return _Call(None, exc, time.monotonic() - t0, cached=False)
+        except FatalProviderError as exc:
+            raise FatalModelError(self.provider.name, self.model, exc) from exc
+        except ProviderError as exc:  # an adapter's unclassified error: treat as transient
+            return _Call(None, _as_transient(exc), time.monotonic() - t0, cached=False)
+        latency = time.monotonic() - t0
+        if self.cache is not None:
+            self.cache.put(self.provider.name, request, reply)
+        return _Call(reply, None, latency, cached=False)
+
+    async def _back_off(
+        self, state: _Decision, error: TransientProviderError, deadline: float
+    ) -> bool:
+        """Sleep before a retry; ``False`` (with ``state.fallback`` set) when retrying is over."""
+        if state.retries >= self.retry_budget:
+            out_of_time = deadline - time.monotonic() < self.min_attempt_s
+            state.fallback = "timeout" if out_of_time else "error"
+            return False
+        delay = self.retry_delay(state.retries, error)
+        if time.monotonic() + delay + self.min_attempt_s > deadline:
+            state.fallback = "timeout"
+            return False
+        state.retries += 1
+        if delay > 0:
+            await asyncio.sleep(delay)
+        return True
+
+    def retry_delay(self, retry_index: int, error: TransientProviderError) -> float:
+        """Deterministic delay before retry ``retry_index`` (0-based): the server's
+        ``Retry-After`` when given, else ``backoff * 2**retry_index``, capped at ``backoff_max``.
+        """
+        if isinstance(error, RateLimited) and error.retry_after is not None:
+            return min(error.retry_after, self.backoff_max)
+        return min(self.backoff * (2**retry_index), self.backoff_max)
+
+    def _judge(self, state: _Decision, call: _Call) -> bool:
+        """Record and parse one reply; ``True`` when the decision is settled."""
+        reply = call.reply
+        assert reply is not None
+        answer = reply.tool_arguments if reply.tool_arguments is not None else reply.text
+        parsed = parse_answer(answer, state.options)
+        state.parsed = parsed
+        state.attempts.append(
+            Attempt(
+                raw_text=reply.text,
+                tool_arguments=reply.tool_arguments,
+                reasoning=reply.reasoning,
+                error_kind=parsed.error_kind,
+                error_message=parsed.problem,
+                latency_s=call.latency_s,
+                tokens=TokenCounts(
+                    input=reply.input_tokens,
+                    cached_input=reply.cached_input_tokens,
+                    output=reply.output_tokens,
+                    reasoning=reply.reasoning_tokens,
+                ),
+                cached=call.cached,
+            )
+        )
+        if parsed.error_kind is None:
+            return True
+        if state.corrections >= self.max_corrections:
+            state.fallback = "invalid_answer"
+            return True
+        state.corrections += 1
+        state.messages.append({"role": "assistant", "content": answer or "(no answer)"})
+        state.messages.append(
+            {"role": "user", "content": correction_message(parsed, state.options)}
+        )
+        return False
+
+    # ----------------------------------------------------------------- results
+
+    def _choose(self, view: Any, state: _Decision) -> str:
+        if len(state.options) == 1:
+            return state.options[0]
+        if state.fallback is None:
+            assert state.parsed is not None and state.parsed.choice is not None
+            return state.parsed.choice
+        chosen = self.fallback(view, state.options)
+        if chosen not in state.options:
+            raise ValueError(
+                f"fallback policy {self.fallback_policy!r} returned {chosen!r}, "
+                f"not one of {list(state.options)}"
+            )
+        return chosen
+
+    def _remember_system_prompt(self, system: str) -> str:
+        sha = sha256_text(system)
+        if sha not in self.system_prompts:
+            self.system_prompts[sha] = system
+            if self.system_prompt_sink is not None:
+                self.system_prompt_sink(sha, system)
+        return sha
+
+    def _record(
+        self,
+        state: _Decision,
+        chosen: str,
+        system_sha: str,
+        context: Mapping[str, Any],
+        latency_s: float,
+    ) -> ModelDecisionRecord:
+        spent = [a for a in state.attempts if not a.cached]
+        totals = TokenCounts(
+            input=sum(a.tokens.input for a in spent),
+            cached_input=sum(a.tokens.cached_input for a in spent),
+            output=sum(a.tokens.output for a in spent),
+            reasoning=sum(a.tokens.reasoning for a in spent),
+        )
+        if totals.input == 0 and totals.output == 0:
+            cost: float | None = 0.0
+        else:
+            cost = self.prices.cost(
+                self.model,
+                input_tokens=totals.input,
+                cached_input_tokens=totals.cached_input,
+                output_tokens=totals.output,
+                provider=self.provider.name,
+            )
+        parsed = state.parsed
+        return ModelDecisionRecord(
+            game_id=_opt_str(context.get("game_id")),
+            decision_index=context.get("decision_index"),
+            seat=context.get("seat"),
+            role=_opt_str(context.get("role")),
+            player=_opt_str(context.get("player")),
+            provider=self.provider.name,
+            model=self.model,
+            decision_kind=_opt_str(context.get("decision_kind")),
+            answer_mode=self.answer_mode,
+            options=list(state.options),
+            view=_view_dict(context.get("view_json")),
+            system_prompt_sha256=system_sha,
+            messages=state.messages,
+            attempts=state.attempts,
+            parsed_choice=parsed.choice if parsed is not None else None,
+            reason=parsed.reason if parsed is not None else None,
+            chosen=chosen,
+            fallback=state.fallback,
+            fallback_policy=self.fallback_policy if state.fallback is not None else None,
+            latency_s=latency_s,
+            input_tokens=totals.input,
+            cached_input_tokens=totals.cached_input,
+            output_tokens=totals.output,
+            reasoning_tokens=totals.reasoning,
+            cost_usd=cost,
+            cached=bool(state.attempts) and all(a.cached for a in state.attempts),
+        )
+
+
+def _as_transient(exc: ProviderError) -> TransientProviderError:
+    from .providers.errors import ServerError
+
+    return ServerError(exc.message, status=exc.status)
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _view_dict(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        loaded = json.loads(value)
+        return loaded if isinstance(loaded, dict) else {"value": loaded}
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"context['view_json'] must be a dict or JSON text, not {type(value).__name__}")

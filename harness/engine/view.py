@@ -1,0 +1,175 @@
+"""The information filter: :func:`build_view` returns exactly what RULES.md §9 lets a seat see.
+
+Bots, prompts and people only ever get a :class:`SeatView`.  Cards appear as faces
+(``shot.QH``), never as engine indices, so two physically identical cards are indistinguishable
+here as they are at a real table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .cards import CARD_FACE
+from .game import Game
+from .roles import composition
+
+# Context fields of each decision frame that everyone at the table may see.
+_CONTEXT_FIELDS: dict[str, tuple[str, ...]] = {
+    "respond_shot": ("attacker", "target", "needed", "source"),
+    "respond_raid": ("attacker", "target"),
+    "respond_duel": ("challenger", "target", "current"),
+    "upgrade": ("seat", "why"),
+    "bounty": ("seat", "victim", "stars"),
+    "putback": ("seat", "keep"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    seat: int
+    character: str
+    hp: int
+    max_hp: int
+    hand_size: int
+    in_play: tuple[str, ...]
+    weapon: str | None
+    weapon_range: int  # weapon (Revolver 1) + Marksmanship
+    upgrades: tuple[str, ...]
+    alive: bool
+    role: str | None  # revealed role (the Marshal; eliminated players), else None
+    distance: int | None  # from the viewer; None for the viewer and for eliminated players
+
+
+@dataclass(frozen=True, slots=True)
+class PendingView:
+    seat: int
+    kind: str
+    context: dict[str, Any]
+    options: tuple[str, ...] | None  # the option ids, only when the viewer is the one deciding
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    viewer: int
+    mode: str
+    n_seats: int
+    round: int
+    high_noon: bool
+    turn: int
+    phase: str
+    shots_used: int
+    composition: dict[str, int]
+    deck_size: int
+    discard_size: int
+    discard_top: str | None
+    seats: tuple[PublicSeat, ...]
+    role: str
+    hand: tuple[str, ...]  # in the order received (the last is the newest)
+    known_roles: dict[int, str]
+    marshal_pair: tuple[int, int] | None
+    known_deck_top: tuple[str, ...]  # cards you put back that are still on top, top first
+    looking: tuple[str, ...]  # cards you are looking at during your draw phase
+    events: tuple[dict[str, Any], ...]
+    event_count: int  # events in the whole game; pass as ``since`` to get only newer ones
+    pending: PendingView | None
+    winning_side: str | None = None
+    winners: tuple[int, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["known_roles"] = {str(k): v for k, v in self.known_roles.items()}
+        return d
+
+
+def filter_event(event: dict[str, Any], viewer: int) -> dict[str, Any]:
+    """The event as ``viewer`` saw it: secret parts only for the seats they were shown to."""
+    to = event.get("to")
+    if to is None:
+        return event
+    out = {k: v for k, v in event.items() if k != "to" and k != "secret"}
+    if viewer in to:
+        out.update(event["secret"])
+    return out
+
+
+def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
+    """Everything ``seat`` may see now; the event feed starts at event index ``since``."""
+    me = game.seats[seat]
+    pseats = []
+    for s in game.seats:
+        revealed = s.role == "marshal" or not s.alive or s.index == seat
+        pseats.append(
+            PublicSeat(
+                seat=s.index,
+                character=s.character,
+                hp=s.hp,
+                max_hp=s.max_hp,
+                hand_size=len(s.hand),
+                in_play=tuple(CARD_FACE[c] for c in s.in_play),
+                weapon=CARD_FACE[s.weapon] if s.weapon >= 0 else None,
+                weapon_range=s.weapon_range,
+                upgrades=tuple(s.upgrades),
+                alive=s.alive,
+                role=s.role if revealed else None,
+                distance=game.distance(seat, s.index)
+                if s.alive and me.alive and s.index != seat
+                else None,
+            )
+        )
+    pending = None
+    d = game.pending
+    if d is not None and game.pending_frame is not None:
+        frame = game.pending_frame
+        names = _CONTEXT_FIELDS.get(frame[0], ())
+        context = dict(zip(names, frame[1:], strict=False))
+        pending = PendingView(
+            seat=d.seat,
+            kind=d.kind,
+            context=context,
+            options=tuple(d.option_ids) if d.seat == seat else None,
+        )
+    deck = game.deck
+    known_top = _known_top(deck, me.known_top)
+    looking = (
+        tuple(CARD_FACE[c] for c in game.looking)
+        if d is not None and d.seat == seat and d.kind == "putback"
+        else ()
+    )
+    return SeatView(
+        viewer=seat,
+        mode=game.mode,
+        n_seats=game.n,
+        round=game.round,
+        high_noon=game.high_noon,
+        turn=game.turn,
+        phase=game.phase,
+        shots_used=game.shots_used,
+        composition=composition(game.n, game.mode),
+        deck_size=len(deck),
+        discard_size=len(game.discard),
+        discard_top=CARD_FACE[game.discard[-1]] if game.discard else None,
+        seats=tuple(pseats),
+        role=me.role,
+        hand=tuple(CARD_FACE[c] for c in me.hand),
+        known_roles=dict(me.known_roles),
+        marshal_pair=me.marshal_pair,
+        known_deck_top=known_top,
+        looking=looking,
+        events=tuple(filter_event(e, seat) for e in game.events[since:]),
+        event_count=len(game.events),
+        pending=pending,
+        winning_side=game.winning_side,
+        winners=game.winners,
+    )
+
+
+def _known_top(deck: list[int], known: list[int]) -> tuple[str, ...]:
+    """The unbroken run of cards at the top of the deck that this seat put there itself."""
+    out = []
+    kset = set(known)
+    for c in reversed(deck):
+        if c not in kset:
+            break
+        out.append(CARD_FACE[c])
+    return tuple(out)
