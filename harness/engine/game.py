@@ -96,7 +96,9 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         g.deck = list(range(N_CARDS))
         rng.shuffle(g.deck)
         g.emit_private(
-            {"t": "shuffle", "n": N_CARDS}, [], {"order": [CARD_FACE[c] for c in reversed(g.deck)]}
+            {"t": "shuffle", "n": N_CARDS, "why": "setup"},
+            [],
+            {"order": [CARD_FACE[c] for c in reversed(g.deck)]},
         )
         g._deal_knowledge()
         for s in g.seats:

@@ -118,7 +118,8 @@ class _CardPool:
                 return c
         copies = sum(1 for c in DECK if (CARD_FACE[c.index] == face if face else c.type == type_id))
         raise PositionError(
-            f"{where}: no unused {face or type_id} left (the deck has {copies} of it)"
+            f"position field {where}: no unused {face or type_id} left"
+            f" (the deck has {copies} of it)"
         )
 
 
@@ -189,7 +190,8 @@ def _build(pos: Position) -> Game:
         slots[f"seats.{i}.hand"] = card_list(f"seats.{i}.hand", sp.hand)
         slots[f"seats.{i}.in_play"] = card_list(f"seats.{i}.in_play", sp.in_play)
         if sp.weapon is not None:
-            slots[f"seats.{i}.weapon"] = card_list(f"seats.{i}", [sp.weapon])
+            (_, w_type, w_face) = card_list(f"seats.{i}.weapon", [sp.weapon])[0]
+            slots[f"seats.{i}.weapon"] = [(f"seats.{i}.weapon", w_type, w_face)]
         slots[f"seats.{i}.known_top"] = card_list(f"seats.{i}.known_top", sp.known_top)
     for zone in ("deck", "discard", "resolving", "looking"):
         slots[zone] = card_list(zone, getattr(pos, zone) or [])

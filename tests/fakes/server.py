@@ -131,6 +131,11 @@ class FakeServer:
     def root_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def base_url(self) -> str:
+        """The URL to give the SDK as its base URL (subclasses adjust the path)."""
+        return self.root_url
+
     def next_id(self) -> int:
         with self._counter_lock:
             self._counter += 1

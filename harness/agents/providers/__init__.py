@@ -23,6 +23,7 @@ from .errors import (
     RateLimited,
     ServerError,
     TransientProviderError,
+    UnknownModel,
 )
 from .registry import get_provider, known_providers, register_provider
 
@@ -42,6 +43,7 @@ __all__ = [
     "RateLimited",
     "ServerError",
     "TransientProviderError",
+    "UnknownModel",
     "answer_grammar",
     "answer_schema",
     "get_provider",

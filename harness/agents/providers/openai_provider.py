@@ -144,15 +144,45 @@ def _headers_of(exc: BaseException) -> Mapping[str, Any] | None:
     return dict(extra.items()) if isinstance(extra, Mapping) else None
 
 
-def map_openai_error(exc: Exception) -> ProviderError:
-    """Translate an ``openai`` SDK exception (or a LiteLLM one, which subclass them)."""
+def _transport_error_types() -> tuple[
+    tuple[type[BaseException], ...], tuple[type[BaseException], ...]
+]:
+    """(timeout types, connection-failure types) of the SDKs and HTTP clients present."""
     import openai
 
+    timeouts: list[type[BaseException]] = [openai.APITimeoutError, TimeoutError]
+    connection: list[type[BaseException]] = [openai.APIConnectionError, ConnectionError]
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - httpx ships with litellm
+        pass
+    else:
+        timeouts.append(httpx.TimeoutException)
+        connection.append(httpx.TransportError)
+    return tuple(timeouts), tuple(connection)
+
+
+def _chain(exc: BaseException, limit: int = 8) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from (``__cause__`` / ``__context__``)."""
+    links: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(links) < limit:
+        links.append(current)
+        current = current.__cause__ or current.__context__
+    return links
+
+
+def map_openai_error(exc: Exception) -> ProviderError:
+    """Translate an ``openai`` SDK exception (or a LiteLLM one, which subclass them)."""
+
     message = str(getattr(exc, "message", None) or exc)
-    if isinstance(exc, openai.APITimeoutError):
-        return ProviderTimeout(message)
-    if isinstance(exc, openai.APIConnectionError):
-        return ConnectionFailed(message)
+    # LiteLLM re-raises transport failures as HTTP 500s; the original error is in the chain.
+    timeouts, connection_errors = _transport_error_types()
+    for link in _chain(exc):
+        if isinstance(link, timeouts):
+            return ProviderTimeout(message)
+        if isinstance(link, connection_errors):
+            return ConnectionFailed(message)
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
         return error_from_status(status, message, _headers_of(exc))

@@ -1,0 +1,53 @@
+"""``bangarena`` — the command line.  Every subcommand lives in its own module and registers
+itself with :func:`build_parser`.  Bad input ends with one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from harness.engine import EngineError
+
+from . import bench_cmd, position_cmd, watch_cmd
+from .errors import CliError
+
+COMMANDS = (position_cmd, bench_cmd, watch_cmd)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="bangarena",
+        description="BangArena evaluation harness: rules engine, bots, model seats, leagues.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = args.func(args)
+    except (CliError, EngineError) as e:
+        sys.stderr.write(f"bangarena: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("bangarena: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
