@@ -1,0 +1,87 @@
+"""One decision of one seat under a deadline, with the fallback of Ruling R-5 or autopilot.
+
+:func:`decide` asks the agent, and if it times out, raises, or answers something that is not one
+of the options, the seat makes the fallback move instead: the R-5 simplest move (policy
+``simplest``) or the rule bot's choice (policy ``autopilot``).  The result says which, and why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from harness.engine import Game, SeatView, build_view, simplest_action
+
+from .base import Agent
+
+FallbackPolicy = Literal["simplest", "autopilot"]
+FallbackReason = Literal["timeout", "error", "invalid_answer"]
+
+
+class FatalSeatError(Exception):
+    """An error that must stop the run instead of becoming a fallback (bad API key, unknown
+    model).  Agents raise subclasses of it; :func:`decide` lets them through."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    option: str
+    fallback: FallbackReason | None
+    error: str | None
+    latency_s: float
+
+
+AutopilotFactory = Callable[[], Agent]
+
+
+async def decide(
+    agent: Agent,
+    game: Game,
+    view: SeatView | None = None,
+    timeout: float | None = None,
+    policy: FallbackPolicy = "simplest",
+    autopilot: Agent | None = None,
+) -> Decided:
+    """Ask ``agent`` for the pending decision of ``game`` within ``timeout`` seconds."""
+    d = game.pending
+    if d is None:
+        raise ValueError("the game is over")
+    view = view or build_view(game, d.seat)
+    options = d.option_ids
+    t0 = time.monotonic()
+    reason: FallbackReason | None = None
+    error: str | None = None
+    try:
+        answer = await asyncio.wait_for(agent.choose(view, options), timeout)
+    except TimeoutError:
+        reason, error = "timeout", f"no answer within {timeout:g} s"
+    except FatalSeatError:
+        raise
+    except Exception as e:  # an agent's bug must not end the game: the seat falls back
+        reason, error = "error", f"{type(e).__name__}: {e}"
+    else:
+        if answer in options:
+            return Decided(answer, None, None, time.monotonic() - t0)
+        reason, error = "invalid_answer", f"answer {answer!r} is not one of the options"
+    option = await _fallback(game, view, options, policy, autopilot)
+    return Decided(option, reason, error, time.monotonic() - t0)
+
+
+async def _fallback(
+    game: Game,
+    view: SeatView,
+    options: list[str],
+    policy: FallbackPolicy,
+    autopilot: Agent | None,
+) -> str:
+    if policy == "autopilot" and autopilot is not None:
+        try:
+            choice = await autopilot.choose(view, options)
+            if choice in options:
+                return choice
+        except Exception:  # the autopilot failing still leaves the R-5 move
+            pass
+    return simplest_action(game).id
