@@ -160,6 +160,7 @@ class CombatMixin(HandMixin):
             m.hand, m.in_play, m.weapon = [], [], -1
             self.discard.extend(lost)
             self.emit({"t": "penalty", "seat": self.marshal, "cards": [CARD_FACE[c] for c in lost]})
+            self.after_hand_loss(self.marshal)
         # 6: victory.
         if self._check_victory():
             return

@@ -94,6 +94,14 @@ def test_stone_leopard_draws_per_hit_two_if_low(hp: int, drawn: int) -> None:
     assert events_of(g, "draw", seat=0, why="stone_leopard")[0]["n"] == drawn
 
 
+def test_stone_leopard_eliminated_draws_nothing() -> None:
+    """RULES.md §7: a hit that eliminates him leaves nothing to draw for (the engine applies
+    after-hit abilities to survivors only; see the Collector note)."""
+    g = load(four("stone_leopard", "lucky", turn=1, s0={"hp": 1}, s1={"hand": ["shot"]}))
+    play(g, "play:shot@0", "take")
+    assert not events_of(g, "draw", why="stone_leopard")
+
+
 @pytest.mark.parametrize(("hp", "drawn"), [(6, 1), (5, 2)])
 def test_stone_leopard_draws_after_dynamite(hp: int, drawn: int) -> None:
     """RULES.md §1 (Stone Leopard): Dynamite is a hit too — one hit of 3 damage draws 1 card
@@ -106,9 +114,7 @@ def test_stone_leopard_draws_after_dynamite(hp: int, drawn: int) -> None:
         deck=["ricochet.5S", "caravan", "wagon", "duel", "bazaar"],
     )
     g = load(d)
-    assert events_of(g, "hit", seat=0) == [
-        {"t": "hit", "seat": 0, "by": -1, "n": 3, "hp": hp - 3}
-    ]
+    assert events_of(g, "hit", seat=0) == [{"t": "hit", "seat": 0, "by": -1, "n": 3, "hp": hp - 3}]
     # the blast draw happens first, then the normal 2-card draw phase
     assert hand_types(g, 0) == ["caravan", "wagon", "duel", "bazaar"][: drawn + 2]
     assert g.pending.seat == 0 and g.pending.kind == "play"
@@ -174,6 +180,13 @@ def test_non_two_face_cannot_dodge_with_shot() -> None:
         g.apply("dodge:shot")
 
 
+def test_two_face_dodges_buckshot_with_shot() -> None:
+    """RULES.md §5 (Buckshot): each target responds as to a Shot — Two-Face may use a Shot."""
+    g = load(four("lucky", "two_face", s0={"hand": ["buckshot"]}, s1={"hand": ["shot"]}))
+    g.apply("play:buckshot")
+    assert g.pending.seat == 1 and g.pending.option_ids == ["dodge:shot", "take"]
+
+
 def test_two_face_matches_raid_and_duel_with_ricochet() -> None:
     """RULES.md §5 (Raid, Duel): Two-Face may discard a Ricochet instead of a Shot."""
     g = load(four("lucky", "two_face", s0={"hand": ["raid"]}, s1={"hand": ["ricochet"]}))
@@ -228,6 +241,17 @@ def test_collector_takes_card_from_shooter() -> None:
     assert len(g.seats[0].hand) == 1
     assert sorted(hand_types(g, 0) + hand_types(g, 1)) == ["caravan", "wagon"]
     assert events_of(g, "collect", seat=1, **{"from": 0})
+
+
+def test_collector_eliminated_takes_nothing() -> None:
+    """RULES.md §7 lists "After a hit: … Collector takes …" before "At 0 ♥ the player is
+    eliminated"; whether an eliminated Collector still takes is not spelled out. The engine
+    (like the original game) applies after-hit abilities only to a survivor."""
+    g = load(four("lucky", "collector", s0={"hand": ["shot", "wagon"]}, s1={"hp": 1}))
+    play(g, "play:shot@1", "take")
+    assert not g.seats[1].alive
+    assert hand_types(g, 0) == ["wagon"]
+    assert not events_of(g, "collect")
 
 
 def test_collector_damaged_in_duel_takes_from_other_duelist() -> None:
@@ -309,7 +333,13 @@ def test_iron_brow_failed_cover_lets_him_respond() -> None:
 def test_iron_brow_cover_card_adds_no_second_check() -> None:
     """RULES.md §1 (Iron Brow) + Ruling R-6: a Cover card adds no second check."""
     g = load(
-        four("lucky", "iron_brow", s0={"hand": ["shot"]}, s1={"in_play": ["cover"]}, coins=[False, True])
+        four(
+            "lucky",
+            "iron_brow",
+            s0={"hand": ["shot"]},
+            s1={"in_play": ["cover"]},
+            coins=[False, True],
+        )
     )
     g.apply("play:shot@1")
     assert g.pending.seat == 1 and g.pending.kind == "respond_shot"
@@ -402,7 +432,9 @@ def test_lucky_dynamite_one_safe_try_is_enough() -> None:
 @pytest.mark.parametrize(("coins", "blocked"), [([False, True], True), ([False, False], False)])
 def test_lucky_cover_two_tries(coins: list[bool], blocked: bool) -> None:
     """RULES.md §5/§6 (Lucky): the Cover check is tried twice (75 %)."""
-    g = load(four("red_suit", "lucky", s0={"hand": ["shot"]}, s1={"in_play": ["cover"]}, coins=coins))
+    g = load(
+        four("red_suit", "lucky", s0={"hand": ["shot"]}, s1={"in_play": ["cover"]}, coins=coins)
+    )
     g.apply("play:shot@1")
     assert len(events_of(g, "coin", seat=1)) == 2
     if blocked:
@@ -478,7 +510,9 @@ def test_eagle_eye_scope_card_does_not_stack() -> None:
 # --------------------------------------------------------------------------- Bonesetter
 def test_bonesetter_heal_in_play_phase() -> None:
     """RULES.md §1/§5 (Bonesetter): `heal:a+b` discards 2 cards for +1 ♥ in his play phase."""
-    g = load(four("bonesetter", "lucky", s0={"hp": 3, "max_hp": 7, "hand": ["shot", "wagon", "duel"]}))
+    g = load(
+        four("bonesetter", "lucky", s0={"hp": 3, "max_hp": 7, "hand": ["shot", "wagon", "duel"]})
+    )
     heals = [a for a in g.pending.option_ids if a.startswith("heal:")]
     assert heals == ["heal:shot+duel", "heal:shot+wagon", "heal:duel+wagon"]
     g.apply("heal:shot+wagon")
@@ -637,7 +671,6 @@ def test_empty_hands_no_draw_while_cards_remain() -> None:
     assert not events_of(g, "draw", seat=0, why="empty_hands")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Marshal penalty empties the hand without the Empty Hands draw")
 def test_empty_hands_marshal_penalty_empties_hand() -> None:
     """RULES.md §1 (Empty Hands) + Ruling R-9 step 5: the penalty discard empties the Marshal's
     hand; as Empty Hands he draws 1 at once."""

@@ -257,3 +257,19 @@ def test_old_classic_marshal_plus_one_and_no_hand_adjustment(n: int) -> None:
             want = base.get(s.character, 4) + (1 if s.role == "marshal" else 0)
             assert s.max_hp == want
             assert deals[s.index] == want
+
+
+def test_double_agent_pair_order_and_deputy_are_random() -> None:
+    """RULES.md §2: the two names come in random order, and with two Deputies the real one is
+    chosen at random."""
+    first_roles = set()
+    chosen_rank = set()  # 0: the lower-seated Deputy, 1: the higher-seated one
+    for seed in range(40):
+        g = Game.new(8, "double_agent", seed)
+        pair = g.seats[g.marshal].marshal_pair
+        first_roles.add(g.seats[pair[0]].role)
+        deputies = sorted(s.index for s in g.seats if s.role == "deputy")
+        (dep,) = [i for i in pair if g.seats[i].role == "deputy"]
+        chosen_rank.add(deputies.index(dep))
+    assert first_roles == {"deputy", "double_agent"}
+    assert chosen_rank == {0, 1}
