@@ -8,7 +8,7 @@ set -euo pipefail
 
 PY="${PYTHON:-python}"
 
-if "$PY" -c "import llama_cpp, llama_cpp.server" >/dev/null 2>&1; then
+if "$PY" -c "import llama_cpp, llama_cpp.server.app" >/dev/null 2>&1; then
   echo "install_llama: llama_cpp (with server) already importable, skipping build"
 else
   echo "install_llama: building llama-cpp-python[server]==0.3.36 (several minutes)"

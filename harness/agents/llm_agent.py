@@ -36,14 +36,15 @@ from .decision_record import (
 from .pricing import PriceBook, PriceTable
 from .providers.base import AnswerMode, Provider, ProviderReply, ProviderRequest
 from .providers.errors import (
-    FatalModelError,
     FatalProviderError,
     ProviderError,
     ProviderTimeout,
     RateLimited,
+    ServerError,
     TransientProviderError,
 )
 from .response_cache import ResponseCache
+from .seat import FatalSeatError
 
 __all__ = [
     "FallbackPolicy",
@@ -67,6 +68,25 @@ class PromptBuilder(Protocol):
 FallbackPolicy = Callable[[Any, Sequence[str]], str]
 RecordSink = Callable[[ModelDecisionRecord], None]
 SystemPromptSink = Callable[[str, str], None]
+
+
+class FatalModelError(FatalSeatError):
+    """A fatal provider error (bad key, unknown model, bad request): the run must stop.
+
+    Subclasses the seat layer's ``FatalSeatError`` so ``seat.decide`` lets it through instead of
+    turning it into a fallback. The message is one line naming provider and model.
+    """
+
+    def __init__(self, provider: str, model: str, cause: ProviderError) -> None:
+        status = f" (HTTP {cause.status})" if cause.status else ""
+        first_line = (cause.message.strip().splitlines() or [""])[0][:300]
+        super().__init__(
+            f"{provider} model {model!r}: {cause.kind.replace('_', ' ')}{status}: {first_line}"
+        )
+        self.provider = provider
+        self.model = model
+        self.cause = cause
+
 
 # --------------------------------------------------------------------------- parsing
 
@@ -287,7 +307,7 @@ class LLMAgent:
             if call.error is not None:
                 state.attempts.append(
                     Attempt(
-                        error_kind=call.error.kind,  # type: ignore[arg-type]
+                        error_kind=call.error.kind,
                         error_message=_one_line(call.error.message),
                         latency_s=call.latency_s,
                     )
@@ -347,7 +367,7 @@ class LLMAgent:
         """
         if isinstance(error, RateLimited) and error.retry_after is not None:
             return min(error.retry_after, self.backoff_max)
-        return min(self.backoff * (2**retry_index), self.backoff_max)
+        return min(self.backoff * 2.0**retry_index, self.backoff_max)
 
     def _judge(self, state: _Decision, call: _Call) -> bool:
         """Record and parse one reply; ``True`` when the decision is settled."""
@@ -466,8 +486,6 @@ class LLMAgent:
 
 
 def _as_transient(exc: ProviderError) -> TransientProviderError:
-    from .providers.errors import ServerError
-
     return ServerError(exc.message, status=exc.status)
 
 

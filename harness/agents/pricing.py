@@ -41,7 +41,8 @@ def _litellm_cost_map() -> Mapping[str, Any] | None:
     try:
         from .providers.litellm_provider import import_litellm
 
-        return import_litellm().model_cost  # type: ignore[no-any-return]
+        cost_map: Mapping[str, Any] = import_litellm().model_cost
+        return cost_map
     except ImportError:
         return None
 

@@ -18,9 +18,23 @@ if _ROOT not in sys.path:  # `tests.fakes` and `harness` importable under plain 
 from tests.fakes.backends import BACKENDS, KEY_ENV, SECRET_KEY, Backend, make_backend  # noqa: E402
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # LiteLLM's own pydantic models trigger this third-party warning on first use.
+    config.addinivalue_line("filterwarnings", "ignore:.*ReadOnly. qualifier:UserWarning")
+
+
+_SDK_OF = {"openai": "openai", "anthropic": "anthropic"}
+
+
+def _require_sdk(label: str) -> None:
+    sdk = _SDK_OF.get(label, "litellm")
+    pytest.importorskip(sdk, reason=f"the {sdk} SDK is not installed (pip install '.[llm]')")
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Backend]:
     """Every provider, each through its real SDK, against the matching fake server."""
+    _require_sdk(request.param)
     monkeypatch.setenv(KEY_ENV, SECRET_KEY)
     made = make_backend(request.param)
     try:
@@ -36,6 +50,7 @@ def backend_for(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], Bac
     made: list[Backend] = []
 
     def factory(label: str) -> Backend:
+        _require_sdk(label)
         made.append(make_backend(label))
         return made[-1]
 

@@ -14,14 +14,13 @@ from typing import Any, ClassVar
 import pytest
 
 from harness.agents.decision_record import ModelDecisionRecord, sha256_text
-from harness.agents.llm_agent import LLMAgent, correction_message, parse_answer
+from harness.agents.llm_agent import FatalModelError, LLMAgent, correction_message, parse_answer
 from harness.agents.pricing import PriceBook, cost_usd, unknown_prices
 from harness.agents.providers import (
     ANSWER_MODES,
     AuthenticationFailed,
     BadRequest,
     ConnectionFailed,
-    FatalModelError,
     Provider,
     ProviderReply,
     ProviderRequest,
@@ -36,6 +35,7 @@ from harness.agents.providers import (
 )
 from harness.agents.providers.errors import error_from_status, parse_retry_after
 from harness.agents.response_cache import ResponseCache, cache_key
+from harness.agents.seat import FatalSeatError
 from tests.fakes.backends import OPTIONS, StubPrompts, last_option
 
 Step = ProviderReply | Exception | Callable[[ProviderRequest], Any]
@@ -219,6 +219,11 @@ def test_fatal_errors_raise(error: Exception) -> None:
         run(ScriptedProvider(error))
     assert str(info.value).startswith("scripted model 'm': ")
     assert "\n" not in str(info.value)
+    assert isinstance(info.value, FatalSeatError)  # seat.decide lets it through
+
+
+def test_fatal_error_passes_through_the_seat_layer() -> None:
+    assert issubclass(FatalModelError, FatalSeatError)
 
 
 def test_single_option_needs_no_model_and_records_it() -> None:

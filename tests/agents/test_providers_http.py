@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from harness.agents.providers import FatalModelError
+from harness.agents.llm_agent import FatalModelError
 from harness.agents.response_cache import ResponseCache
 from tests.fakes.backends import OPTIONS, SECRET_KEY, Backend
 

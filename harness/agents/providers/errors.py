@@ -5,7 +5,7 @@ Every provider adapter translates its SDK's exceptions into these classes, so th
 
 Transient (the agent retries them within its budget and deadline):
     :class:`RateLimited`, :class:`ServerError`, :class:`ConnectionFailed`, :class:`ProviderTimeout`.
-Fatal (the agent raises :class:`FatalModelError`; never a fallback):
+Fatal (the agent raises ``harness.agents.llm_agent.FatalModelError``; never a fallback):
     :class:`AuthenticationFailed`, :class:`UnknownModel`, :class:`BadRequest`.
 """
 
@@ -14,18 +14,18 @@ from __future__ import annotations
 import email.utils
 import time
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 __all__ = [
     "AuthenticationFailed",
     "BadRequest",
     "ConnectionFailed",
-    "FatalModelError",
     "FatalProviderError",
     "ProviderError",
     "ProviderTimeout",
     "RateLimited",
     "ServerError",
+    "TransientKind",
     "TransientProviderError",
     "error_from_status",
     "parse_retry_after",
@@ -47,8 +47,13 @@ class ProviderError(Exception):
         self.status = status
 
 
+TransientKind = Literal["rate_limit", "server_error", "connection_error", "timeout"]
+
+
 class TransientProviderError(ProviderError):
     """An error worth retrying (after a back-off)."""
+
+    kind: ClassVar[TransientKind] = "server_error"
 
 
 class RateLimited(TransientProviderError):
@@ -103,20 +108,6 @@ class BadRequest(FatalProviderError):
     """HTTP 400/422 and other client errors: the request itself is wrong."""
 
     kind = "bad_request"
-
-
-class FatalModelError(RuntimeError):
-    """Raised by the LLM agent on a fatal provider error; the message is one clear line."""
-
-    def __init__(self, provider: str, model: str, cause: ProviderError) -> None:
-        status = f" (HTTP {cause.status})" if cause.status else ""
-        first_line = (cause.message.strip().splitlines() or [""])[0][:300]
-        super().__init__(
-            f"{provider} model {model!r}: {cause.kind.replace('_', ' ')}{status}: {first_line}"
-        )
-        self.provider = provider
-        self.model = model
-        self.cause = cause
 
 
 def parse_retry_after(
