@@ -266,6 +266,17 @@ def test_snatch_in_play_card_goes_to_hand():
     assert types(g.discard) == ["snatch"]
 
 
+def test_snatch_and_knock_off_may_name_dynamite():
+    """RULES.md §4: in-play cards include Jail and Dynamite."""
+    d = hands(pos(), s0=["snatch", "knock_off"])
+    d["seats"][1]["in_play"] = ["dynamite"]
+    g = load(d)
+    assert {"play:snatch@1/dynamite", "play:knock_off@1/dynamite"} <= set(g.pending.option_ids)
+    play(g, "play:snatch@1/dynamite")
+    assert types(g.seats[0].hand) == ["knock_off", "dynamite"]
+    assert g.seats[1].in_play == []
+
+
 def test_snatch_weapon_goes_to_hand():
     """RULES.md §4: Snatch may take the weapon; the victim is back to the Revolver."""
     d = hands(pos(), s0=["snatch"])
@@ -565,6 +576,19 @@ def test_jail_not_heart_without_discard_passes_turn():
     assert g.turn == 0
 
 
+def test_jail_old_classic_failure_skips_whole_turn():
+    """RULES.md §6: old_classic — failing the Jail check skips the whole turn (no draw, no
+    play); Jail is discarded."""
+    d = _checks_pos(["jail"], ["shot.QD", "horse.8H", "scope.AS"], mode="old_classic")
+    g = load(d)
+    assert events_of(g, "jail", seat=3, free=False)
+    assert types(g.seats[3].hand) == ["duel", "duel", "duel", "raid"]
+    assert not events_of(g, "draw", seat=3)
+    assert events_of(g, "end_turn", seat=3)
+    assert "jail" in types(g.discard)
+    assert g.turn == 0
+
+
 def test_jail_not_twice_on_the_same_player():
     """Ruling R-6 / RULES.md §4: a player never has two cards of the same name in play, so a
     jailed player cannot be jailed again."""
@@ -799,14 +823,6 @@ def test_shot_range_with_horse_and_scope_combined():
 
 
 # ------------------------------------------------------------------------------ §3 deck rules
-def _empty_deck_pos(extra_discard: list[str], **kw) -> dict:
-    """Seat 2 holds every card not named elsewhere; the deck is empty."""
-    d = pos(deck=[], discard=list(extra_discard), **kw)
-    for k, v in kw.get("_hands", {}).items():
-        d["seats"][k]["hand"] = v
-    return d
-
-
 def _park_rest(d: dict, where: int = 2) -> dict:
     d["seats"][where]["hand"] = list(d["seats"][where].get("hand", [])) + unnamed_cards(d)
     return d
