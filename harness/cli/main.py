@@ -10,10 +10,10 @@ from typing import NoReturn
 
 from harness.engine import EngineError
 
-from . import bench_cmd, position_cmd, watch_cmd
+from . import bench_cmd, play_cmd, position_cmd, prompt_stats_cmd, rules_cmd
 from .errors import CliError
 
-COMMANDS = (position_cmd, bench_cmd, watch_cmd)
+COMMANDS = (position_cmd, bench_cmd, play_cmd, rules_cmd, prompt_stats_cmd)
 
 
 class _Parser(argparse.ArgumentParser):

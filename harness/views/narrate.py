@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -60,7 +61,8 @@ class Narrator:
             "why": lambda w: _WHY[locale].get(w, w),
             "side": lambda s: _SIDE[locale][s],
         }
-        self._module = _bind(locale, helpers)
+        self._helpers = _Attr(helpers)
+        self._module = _module(locale)
 
     def name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
@@ -69,7 +71,7 @@ class Narrator:
         macro = getattr(self._module, "ev_" + event["t"], None)
         if macro is None:
             return f"[{event['t']}]"
-        return str(macro(_Attr(event))).strip()
+        return str(macro(_Attr(event), self._helpers)).strip()
 
     def lines(self, events: Sequence[dict[str, Any]]) -> list[str]:
         out = []
@@ -90,9 +92,9 @@ class _Attr(dict[str, Any]):
             raise AttributeError(key) from None
 
 
-def _bind(locale: str, helpers: dict[str, Any]) -> Any:
+@lru_cache(maxsize=4)
+def _module(locale: str) -> Any:
     env = Environment(
         loader=FileSystemLoader(PROMPTS_DIR), undefined=StrictUndefined, autoescape=False
     )
-    env.globals.update(helpers)
     return env.get_template(f"events.{locale}.j2").make_module()

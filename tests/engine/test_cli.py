@@ -70,7 +70,7 @@ def test_bad_cli_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "seats must be 4..8" in capsys.readouterr().err
 
 
-def test_watch_prints_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["watch", "--seed", "3", "--seats", "4"]) == 0
+def test_play_watch_prints_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--watch", "--opponents", "random", "--seed", "3", "--seats", "4"]) == 0
     out = capsys.readouterr().out
     assert "Round 1" in out and "Game over" in out

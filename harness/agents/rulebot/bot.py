@@ -1,0 +1,102 @@
+"""The rule-based bot: plays its role from public information only.
+
+Contract:
+
+* Input is only what the seat protocol gives: :class:`SeatView` objects (``observe``/``choose``)
+  and the option ids.  The bot never touches a :class:`Game`.
+* Each event of the feed is processed exactly once, even when views overlap (``observe`` then
+  ``choose`` with the same view, as an autopilot does); see :class:`.suspicion.Suspicion`.
+* Ties are broken by the bot's own :class:`random.Random`, seeded in :meth:`RuleBot.new_game`
+  from the game seed and the seat, so a game stays reproducible.
+* :meth:`RuleBot.decide` is the synchronous core (``choose`` awaits nothing else); it always
+  returns one of the options.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from harness.engine import SeatView
+
+from ..base import Agent
+from . import reactions
+from .context import Ctx, build_ctx, parsed
+from .policy import score_play
+from .suspicion import Suspicion
+
+
+class RuleBot(Agent):
+    """Rule-based bot (kind ``bot``); see the module docstring."""
+
+    kind = "bot"
+
+    def __init__(self, name: str = "bot", seed: int = 0) -> None:
+        super().__init__(name)
+        self._seed = seed
+        self._rng = random.Random(f"{seed}:0:0")
+        self._susp: Suspicion | None = None
+        self._seat = -1
+
+    # ------------------------------------------------------------ protocol
+    def new_game(self, game_id: str, seat: int, seed: int) -> None:
+        self._rng = random.Random(f"{self._seed}:{seed}:{seat}")
+        self._susp = None
+        self._seat = seat
+
+    def observe(self, view: SeatView) -> None:
+        self._suspicion(view).feed(view)
+
+    async def choose(self, view: SeatView, options: Sequence[str]) -> str:
+        return self.decide(view, options)
+
+    # ---------------------------------------------------------------- core
+    def decide(self, view: SeatView, options: Sequence[str]) -> str:
+        """The bot's choice for ``view``'s pending decision; always one of ``options``."""
+        if len(options) == 1:
+            self.observe(view)
+            return options[0]
+        susp = self._suspicion(view)
+        susp.feed(view)
+        ctx = build_ctx(view, susp.beliefs(view))
+        kind = view.pending.kind if view.pending is not None else "play"
+        choice = self._by_kind(kind, ctx, options)
+        return choice if choice in options else options[0]
+
+    def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
+        pick = self._pick
+        if kind == "play":
+            scored = [(score_play(ctx, parsed(o)), o) for o in options]
+            # "not now" (<= 0) never ties with ending the turn
+            return pick([(s if s > 0 or o == "end" else -1.0, o) for s, o in scored])
+        if kind == "respond_shot":
+            return reactions.respond_shot(ctx, options, pick)
+        if kind == "respond_raid":
+            return reactions.respond_match(ctx, options, pick, -1)  # matching spares nobody
+        if kind == "respond_duel":
+            c = ctx.view.pending.context if ctx.view.pending else {}
+            ch, tg = c.get("challenger", -1), c.get("target", -1)
+            opponent = tg if ch == ctx.view.viewer else ch
+            return reactions.respond_match(ctx, options, pick, opponent)
+        if kind == "discard":
+            return reactions.discard(ctx, options, pick)
+        if kind == "draw_source":
+            return reactions.draw_source(ctx, options, pick)
+        if kind == "putback":
+            return reactions.putback(ctx, options, pick)
+        if kind in ("upgrade", "bounty"):
+            return reactions.upgrade(ctx, options, pick)
+        return options[0]
+
+    def _pick(self, scored: Sequence[tuple[float, str]]) -> str:
+        """The best-scored option; exact ties go to the seeded generator."""
+        best = max(s for s, _ in scored)
+        top = [o for s, o in scored if s == best]
+        return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
+
+    def _suspicion(self, view: SeatView) -> Suspicion:
+        s = self._susp
+        if s is None or s.n != view.n_seats or self._seat != view.viewer:
+            s = self._susp = Suspicion(view.n_seats)
+            self._seat = view.viewer
+        return s

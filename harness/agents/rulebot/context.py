@@ -1,0 +1,108 @@
+"""The facts one decision needs, derived once from the :class:`SeatView` (and the beliefs).
+
+Contract: :class:`Ctx` is built from the view and the suspicion beliefs only; it is cheap (no
+feed scan) and read-only for the policy modules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+from harness.engine import PublicSeat, SeatView
+from harness.engine.actions import Action, parse_action
+from harness.engine.cards import WEAPON_RANGE
+
+from .goals import marshal_seat, wants
+from .suspicion import Belief
+
+_TYPE_OF: dict[str, str] = {}
+_PARSED: dict[str, Action] = {}
+BUILTIN: Final = {"cover": "iron_brow", "horse": "pass_shadow"}
+SCOPE_BUILTIN: Final = ("eagle_eye", "mad_dog")
+
+
+def card_type(face: str) -> str:
+    """``shot.QH`` → ``shot`` (cached)."""
+    t = _TYPE_OF.get(face)
+    if t is None:
+        t = _TYPE_OF[face] = face.partition(".")[0]
+    return t
+
+
+def parsed(option: str) -> Action:
+    """An option id as an :class:`Action` (cached: option ids repeat across decisions)."""
+    a = _PARSED.get(option)
+    if a is None:
+        a = _PARSED[option] = parse_action(option)
+    return a
+
+
+def has_equipment(seat: PublicSeat, kind: str) -> bool:
+    """Whether ``seat`` has a Cover/Horse/Scope, as a card in play or built in (Ruling R-6)."""
+    if kind == "scope" and seat.character in SCOPE_BUILTIN:
+        return True
+    if BUILTIN.get(kind) == seat.character:
+        return True
+    return any(card_type(f) == kind for f in seat.in_play)
+
+
+def weapon_value(weapon: str | None, shots: int) -> float:
+    """How good a weapon is: its range; a Volcanic is worth more with Shots to fire."""
+    if weapon is None:
+        return 1.0
+    if weapon == "volcanic":
+        return 1.2 + 0.6 * max(0, shots - 1)
+    return float(WEAPON_RANGE[weapon])
+
+
+@dataclass(slots=True)
+class Ctx:
+    view: SeatView
+    me: PublicSeat
+    hand: Counter[str]
+    beliefs: list[Belief]
+    want: list[float]
+    marshal: int
+    alive: list[int]  # living seats other than the viewer
+    unlimited: bool  # may fire more than one Shot this turn
+    shots: int  # Shots in hand (Two-Face: Ricochets too)
+    reach: int  # weapon range + Marksmanship
+
+    @property
+    def hp(self) -> int:
+        return self.me.hp
+
+    @property
+    def weapon(self) -> str | None:
+        return card_type(self.me.weapon) if self.me.weapon else None
+
+    def n_alive(self) -> int:
+        return len(self.alive) + 1
+
+    def seat(self, j: int) -> PublicSeat:
+        return self.view.seats[j]
+
+
+def build_ctx(view: SeatView, beliefs: list[Belief]) -> Ctx:
+    me = view.seats[view.viewer]
+    hand: Counter[str] = Counter(card_type(f) for f in view.hand)
+    weapon = card_type(me.weapon) if me.weapon else None
+    unlimited = view.high_noon or me.character == "mad_dog" or weapon == "volcanic"
+    shots = hand["shot"] + (hand["ricochet"] if me.character == "two_face" else 0)
+    return Ctx(
+        view=view,
+        me=me,
+        hand=hand,
+        beliefs=beliefs,
+        want=wants(view, beliefs),
+        marshal=marshal_seat(view),
+        alive=[s.seat for s in view.seats if s.alive and s.seat != view.viewer],
+        unlimited=unlimited,
+        shots=shots,
+        reach=me.weapon_range,
+    )
+
+
+__all__ = ["Ctx", "build_ctx", "card_type", "has_equipment", "parsed", "weapon_value"]

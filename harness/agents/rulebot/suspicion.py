@@ -1,0 +1,233 @@
+"""Suspicion model: who is on which side, from the public event feed and one seat's knowledge.
+
+Contract:
+
+* :meth:`Suspicion.feed` takes the events of a :class:`SeatView` and processes each event index
+  at most once, so views whose feeds overlap (``observe`` then ``choose`` on the same view) are
+  harmless.  Events are never re-scanned: only the new ones are read.
+* Hostile acts are recorded in an attack matrix ``attacks[a][b]`` (a Shot, Duel or Jail aimed at
+  ``b``, a Snatch/Knock Off of ``b``'s cards, a hit ``b`` took from ``a``); knocking a Jail or a
+  Dynamite off ``b`` counts as help (negative).
+* :meth:`Suspicion.beliefs` turns the matrix, the revealed roles (the Marshal, eliminated players),
+  the viewer's private knowledge (``known_roles``, ``marshal_pair``) and the role composition into
+  per-seat probabilities ``(p_law, p_out, p_loner)``; ``p_out`` is the raiders team (raiders and the
+  double agent).  Attacks on the Marshal count double; attacking a likely raider makes the attacker
+  look lawful, and an attack by a likely lawman makes the victim look outlaw.  The probabilities
+  are fitted so that the expected count of each hidden role matches the composition.
+* Only the :class:`SeatView` is read — never the game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from harness.engine import SeatView
+
+# How much each public act says about the actor's attitude to its target.
+_PLAY_WEIGHT = {
+    "shot": 1.0,
+    "ricochet": 1.0,  # Two-Face's Ricochet played as a Shot
+    "duel": 1.0,
+    "jail": 1.0,
+    "snatch": 0.6,
+    "knock_off": 0.6,
+}
+_HELP_WHAT = {"jail": -0.8, "dynamite": -0.4}  # knocking these off someone helps them
+_HIT_WEIGHT = 0.25  # damage actually dealt by a targeted attack (not Raid/Buckshot)
+_GRAB_WEIGHT = 0.3  # Grip chose whose hand to take from
+_MARSHAL_FACTOR = 2.0  # attacks on the Marshal count heavily toward "raider"
+_REVERSE = 0.5  # an attack by a likely lawman makes the victim look outlaw (and vice versa)
+_LAW = ("marshal", "deputy")
+_OUT = ("raider", "double_agent")
+
+Belief = tuple[float, float, float]  # p_law, p_out, p_loner
+
+
+def _onehot(role: str) -> Belief:
+    if role in _LAW:
+        return (1.0, 0.0, 0.0)
+    if role in _OUT:
+        return (0.0, 1.0, 0.0)
+    return (0.0, 0.0, 1.0)
+
+
+class Suspicion:
+    """The public-feed picture of one seat; see the module docstring for the contract."""
+
+    __slots__ = ("n", "seen", "attacks", "_area", "_dirty", "_beliefs", "_key", "acts")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.seen = 0  # events with index < seen have been processed
+        self.attacks = [[0.0] * n for _ in range(n)]
+        self.acts = [0] * n  # hostile acts each seat made (how much evidence there is)
+        self._area = False  # the last card played hits everyone (Raid, Buckshot)
+        self._dirty = True
+        self._beliefs: list[Belief] = []
+        self._key: tuple[Any, ...] = ()
+
+    # ------------------------------------------------------------------ feed
+    def feed(self, view: SeatView) -> None:
+        """Process the events of ``view`` that were not processed yet (each index once)."""
+        events = view.events
+        first = view.event_count - len(events)
+        start = self.seen - first
+        if start >= len(events):
+            return
+        if start < 0:  # a gap (the bot joined late): read what there is
+            start = 0
+        for e in events[start:]:
+            self._event(e)
+        self.seen = view.event_count
+
+    def _event(self, e: dict[str, Any]) -> None:
+        t = e["t"]
+        if t == "play":
+            card = e["card"].partition(".")[0]
+            self._area = card in ("raid", "buckshot")
+            target = e.get("target")
+            if target is None:
+                return
+            w = _PLAY_WEIGHT.get(card)
+            if card == "knock_off" or card == "snatch":
+                w = _HELP_WHAT.get(e.get("what", ""), w)
+            if w:
+                self._attack(e["seat"], target, w)
+        elif t == "hit":
+            by = e["by"]
+            if by >= 0 and not self._area:
+                self._attack(by, e["seat"], _HIT_WEIGHT)
+        elif t == "grab":
+            self._attack(e["seat"], e["from"], _GRAB_WEIGHT)
+        elif t == "turn":
+            self._area = False
+        elif t == "eliminated":
+            self._dirty = True
+
+    def _attack(self, a: int, b: int, w: float) -> None:
+        if a == b or not (0 <= a < self.n and 0 <= b < self.n):
+            return
+        self.attacks[a][b] += w
+        if w > 0:
+            self.acts[a] += 1
+        self._dirty = True
+
+    # --------------------------------------------------------------- beliefs
+    def beliefs(self, view: SeatView) -> list[Belief]:
+        """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
+        key = (view.viewer, view.role, tuple(s.alive for s in view.seats))
+        if not self._dirty and key == self._key:
+            return self._beliefs
+        self._beliefs = self._compute(view)
+        self._key = key
+        self._dirty = False
+        return self._beliefs
+
+    def _compute(self, view: SeatView) -> list[Belief]:
+        n = self.n
+        fixed: dict[int, Belief] = {}
+        counts = dict(view.composition)
+        for s in view.seats:
+            role = s.role
+            if s.seat == view.viewer:
+                role = view.role
+            elif role is None:
+                role = view.known_roles.get(s.seat)
+            if role is not None:
+                fixed[s.seat] = _onehot(role)
+                counts[role] = counts.get(role, 0) - 1
+        pair: list[int] = []
+        if view.marshal_pair is not None:
+            a, b = view.marshal_pair
+            if a in fixed and b not in fixed:
+                fixed[b] = (fixed[a][1], fixed[a][0], 0.0)  # the other one of the pair
+                counts["deputy" if fixed[b][0] else "double_agent"] = (
+                    counts.get("deputy" if fixed[b][0] else "double_agent", 0) - 1
+                )
+            elif b in fixed and a not in fixed:
+                fixed[a] = (fixed[b][1], fixed[b][0], 0.0)
+                counts["deputy" if fixed[a][0] else "double_agent"] = (
+                    counts.get("deputy" if fixed[a][0] else "double_agent", 0) - 1
+                )
+            elif a not in fixed and b not in fixed:
+                pair = [a, b]
+                counts["deputy"] = counts.get("deputy", 0) - 1
+                counts["double_agent"] = counts.get("double_agent", 0) - 1
+        hidden = [i for i in range(n) if i not in fixed and i not in pair]
+        c_law = max(0, counts.get("deputy", 0))
+        c_out = max(0, counts.get("raider", 0) + counts.get("double_agent", 0))
+        c_lon = max(0, counts.get("loner", 0))
+        total = c_law + c_out + c_lon
+        k = len(hidden)
+        prior = (
+            (c_law / total, c_out / total, c_lon / total) if total and k else (1 / 3, 1 / 3, 1 / 3)
+        )
+        col = (float(c_law), float(c_out), float(c_lon))
+        beliefs: list[Belief] = [fixed.get(i, (0.0, 0.0, 0.0)) for i in range(n)]
+        for i in pair:
+            beliefs[i] = (0.5, 0.5, 0.0)
+        free = hidden + pair
+        if not free:
+            return beliefs
+        score = [0.0] * n
+        att = self.attacks
+        for _ in range(3):
+            law = [b[0] - b[1] for b in beliefs]
+            law[self._marshal(view)] *= _MARSHAL_FACTOR
+            for i in free:
+                row = att[i]
+                acc = 0.0
+                for j in range(n):
+                    if row[j]:
+                        acc += row[j] * law[j]
+                    if att[j][i]:
+                        acc += _REVERSE * att[j][i] * law[j]
+                score[i] = acc
+            if pair:  # exactly one of the two is the double agent
+                a, b = pair
+                q = 1.0 / (1.0 + math.exp(max(-8.0, min(8.0, score[b] - score[a]))))
+                beliefs[a] = (1.0 - q, q, 0.0)
+                beliefs[b] = (q, 1.0 - q, 0.0)
+            if hidden:
+                _fit(beliefs, hidden, score, prior, col)
+        return beliefs
+
+    @staticmethod
+    def _marshal(view: SeatView) -> int:
+        for s in view.seats:
+            if s.role == "marshal":
+                return s.seat
+        return 0
+
+
+def _fit(
+    beliefs: list[Belief],
+    hidden: Sequence[int],
+    score: Sequence[float],
+    prior: Belief,
+    col: Belief,
+) -> None:
+    """Per-seat likelihoods from the scores, then a few rounds of proportional fitting so that
+    each row sums to 1 and each column to the number of hidden seats of that side."""
+    rows: list[list[float]] = []
+    for i in hidden:
+        x = math.exp(max(-6.0, min(6.0, score[i])))
+        rows.append([prior[0] / x, prior[1] * x, prior[2]])
+    for _ in range(4):
+        for r in rows:
+            t = r[0] + r[1] + r[2]
+            if t > 0:
+                r[0] /= t
+                r[1] /= t
+                r[2] /= t
+        for c in range(3):
+            t = sum(r[c] for r in rows)
+            if t > 0 and col[c] > 0:
+                f = col[c] / t
+                for r in rows:
+                    r[c] *= f
+    for i, r in zip(hidden, rows, strict=True):
+        t = r[0] + r[1] + r[2]
+        beliefs[i] = (r[0] / t, r[1] / t, r[2] / t) if t > 0 else prior

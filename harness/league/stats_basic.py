@@ -1,0 +1,100 @@
+"""Small statistics in pure Python (no pandas, no scipy): Wilson intervals and a chi-square test.
+
+* :func:`wilson` — the Wilson score interval of a binomial proportion ``k/n``.
+* :func:`chi2_sf` — the chi-square survival function (p-value of a statistic).
+* :func:`homogeneity` — chi-square test that several win rates ``k_i/n_i`` are equal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for ``k`` successes in ``n`` trials (95 % for ``z = 1.96``).
+
+    Returns ``(lo, hi)`` with ``0 <= lo <= k/n <= hi <= 1``; ``(0.0, 1.0)`` when ``n == 0``.
+    Raises :class:`ValueError` unless ``0 <= k <= n``.
+    """
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
+    lo = max(0.0, centre - half)
+    hi = min(1.0, centre + half)
+    if k == 0:
+        lo = 0.0
+    if k == n:
+        hi = 1.0
+    return (lo, hi)
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """``P(X >= x)`` for a chi-square variable with ``df`` degrees of freedom (``df >= 1``)."""
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    if x <= 0:
+        return 1.0
+    return _gamma_q(df / 2.0, x / 2.0)
+
+
+def _gamma_q(a: float, x: float) -> float:
+    """Regularized upper incomplete gamma ``Q(a, x)`` (series below ``a+1``, else a continued
+    fraction; Numerical Recipes §6.2)."""
+    gln = math.lgamma(a)
+    if x < a + 1.0:
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(500):
+            ap += 1.0
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * 1e-14:
+                break
+        return max(0.0, 1.0 - total * math.exp(-x + a * math.log(x) - gln))
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c = 1.0 / tiny
+    d = 1.0 / b
+    h = d
+    for i in range(1, 500):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-14:
+            break
+    return min(1.0, math.exp(-x + a * math.log(x) - gln) * h)
+
+
+def homogeneity(wins: Sequence[int], games: Sequence[int]) -> tuple[float, int, float]:
+    """Chi-square test of equal proportions across groups: ``(statistic, df, p_value)``.
+
+    Groups with no games are skipped; with fewer than two groups, or a pooled rate of 0 or 1,
+    the rates cannot differ and the result is ``(0.0, 0, 1.0)``.
+    """
+    pairs = [(k, n) for k, n in zip(wins, games, strict=True) if n > 0]
+    if len(pairs) < 2:
+        return (0.0, 0, 1.0)
+    k_all = sum(k for k, _ in pairs)
+    n_all = sum(n for _, n in pairs)
+    p = k_all / n_all
+    if p in (0.0, 1.0):
+        return (0.0, 0, 1.0)
+    stat = 0.0
+    for k, n in pairs:
+        e1, e0 = n * p, n * (1.0 - p)
+        stat += (k - e1) ** 2 / e1 + ((n - k) - e0) ** 2 / e0
+    df = len(pairs) - 1
+    return (stat, df, chi2_sf(stat, df))

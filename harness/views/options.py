@@ -1,0 +1,56 @@
+"""Human labels of options and the one-line header of a decision (jinja2 macros per locale in
+``prompts/options.<locale>.j2``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from harness.engine import Action, SeatView
+from harness.paths import PROMPTS_DIR
+
+from .names import card_label, card_name, upgrade_name
+
+
+@lru_cache(maxsize=4)
+def _module(locale: str) -> Any:
+    env = Environment(
+        loader=FileSystemLoader(PROMPTS_DIR), undefined=StrictUndefined, autoescape=False
+    )
+    env.globals.update(
+        card=lambda f: card_label(f, locale),
+        cardname=lambda t: card_name(t, locale),
+        upgrade=lambda u: upgrade_name(u, locale),
+    )
+    return env.get_template(f"options.{locale}.j2").make_module()
+
+
+def option_label(
+    a: Action, kind: str, view: SeatView, names: Sequence[str], locale: str = "en"
+) -> str:
+    m = _module(locale)
+    target = view.seats[a.target] if a.target >= 0 else None
+    return str(
+        m.label(
+            a=a,
+            kind=kind,
+            name=names[a.target] if target else "",
+            distance=target.distance if target else None,
+            hand=target.hand_size if target else 0,
+            discard_top=view.discard_top,
+        )
+    ).strip()
+
+
+def decision_header(
+    kind: str, context: dict[str, Any], view: SeatView, names: Sequence[str], locale: str = "en"
+) -> str:
+    m = _module(locale)
+    ctx_names = {k: names[v] for k, v in context.items() if isinstance(v, int) and k != "needed"
+                 and k != "keep" and k != "stars" and 0 <= v < len(names)}  # fmt: skip
+    return str(
+        m.header(kind=kind, c=context, n=ctx_names, you=view.viewer, pending=view.pending)
+    ).strip()

@@ -1,0 +1,24 @@
+"""Token counts with a real tokenizer, offline: litellm ships tiktoken's encoding files in its
+wheel (plain tiktoken would download them on first use)."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+DEFAULT_TOKENIZER_MODEL = "gpt-4o"
+
+
+@lru_cache(maxsize=1)
+def _litellm() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        import litellm
+    except ImportError as e:  # pragma: no cover - litellm is in the llm/dev extras
+        raise RuntimeError("token counting needs litellm: pip install -e '.[llm]'") from e
+    return litellm
+
+
+def count_tokens(text: str, model: str = DEFAULT_TOKENIZER_MODEL) -> int:
+    return int(_litellm().token_counter(model=model, text=text))

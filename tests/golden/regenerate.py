@@ -1,0 +1,78 @@
+"""Golden views and prompts of seeded games: every decision's Markdown view, JSON view and
+decision prompt for the seat deciding, and each seat's system prompt.
+
+Regenerate after an intended wording change, then review the diff:
+
+    python -m tests.golden.regenerate
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from harness.agents import RandomAgent
+from harness.agents.table import play_game
+from harness.engine import Game, SeatView
+from harness.views.names import default_names
+from harness.views.prompts import PromptBuilder
+from harness.views.render import render_json, render_markdown
+
+HERE = Path(__file__).resolve().parent
+# name, seats, mode, seed, locale
+GAMES = (
+    ("classic4_en", 4, "classic", 39, "en"),
+    ("double_agent5_ru", 5, "double_agent", 46, "ru"),
+)
+
+
+def produce(name: str, seats: int, mode: str, seed: int, locale: str) -> dict[str, str]:
+    names = default_names(seats)
+    builder = PromptBuilder(names, locale)
+    views_md: list[str] = []
+    views_json: list[str] = []
+    prompts: list[str] = []
+    systems: dict[int, str] = {}
+    k = 0
+
+    def hook(game: Game, view: SeatView, decided: object) -> None:
+        nonlocal k
+        k += 1
+        seat = view.viewer
+        head = f"## Decision {k} — {names[seat]} (seat {seat})\n\n"
+        views_md.append(head + render_markdown(view, names, locale))
+        views_json.append(json.dumps(render_json(view, names, locale), ensure_ascii=False))
+        system = builder.system_prompt(view)
+        if systems.setdefault(seat, system) != system:
+            raise AssertionError(f"seat {seat}'s system prompt changed during the game")
+        prompts.append(head + builder.decision_prompt(view))
+
+    game = Game.new(seats, mode, seed)
+    agents = [RandomAgent(f"r{i}", seed) for i in range(seats)]
+    asyncio.run(play_game(game, agents, game_id=name, on_decision=hook))
+    system_md = "".join(
+        f"## System prompt — {names[s]} (seat {s})\n\n{systems[s]}\n" for s in sorted(systems)
+    )
+    return {
+        f"{name}.views.md": "\n".join(views_md),
+        f"{name}.views.jsonl": "\n".join(views_json) + "\n",
+        f"{name}.prompts.md": system_md + "\n".join(prompts),
+    }
+
+
+def all_files() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for spec in GAMES:
+        out.update(produce(*spec))
+    return out
+
+
+def main() -> None:
+    for fname, text in all_files().items():
+        (HERE / fname).write_text(text, encoding="utf-8")
+        print(f"wrote tests/golden/{fname}")
+
+
+if __name__ == "__main__":
+    main()
