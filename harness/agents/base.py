@@ -6,9 +6,21 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from harness.engine import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An agent's answer with what happened on the way: a model seat that fell back internally
+    (its own deadline, invalid answers) says so here, and attaches its decision record."""
+
+    option: str
+    fallback: str | None = None  # "timeout" | "error" | "invalid_answer"
+    error: str | None = None
+    record: Any = None
 
 
 class Agent(ABC):
@@ -28,8 +40,8 @@ class Agent(ABC):
         those with indices ``view.event_count - len(view.events)`` .. ``view.event_count - 1``."""
 
     @abstractmethod
-    async def choose(self, view: SeatView, options: Sequence[str]) -> str:
-        """Return exactly one of ``options``."""
+    async def choose(self, view: SeatView, options: Sequence[str]) -> str | Choice:
+        """Return exactly one of ``options`` (or a :class:`Choice` carrying it)."""
 
     async def aclose(self) -> None:
         """Release resources (HTTP clients, processes)."""

@@ -11,11 +11,11 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, cast
 
 from harness.engine import Game, SeatView, build_view, simplest_action
 
-from .base import Agent
+from .base import Agent, Choice
 
 FallbackPolicy = Literal["simplest", "autopilot"]
 FallbackReason = Literal["timeout", "error", "invalid_answer"]
@@ -32,6 +32,7 @@ class Decided:
     fallback: FallbackReason | None
     error: str | None
     latency_s: float
+    record: Any = None  # a model seat's decision record
 
 
 AutopilotFactory = Callable[[], Agent]
@@ -63,8 +64,20 @@ async def decide(
     except Exception as e:  # an agent's bug must not end the game: the seat falls back
         reason, error = "error", f"{type(e).__name__}: {e}"
     else:
+        record = None
+        if isinstance(answer, Choice):
+            record = answer.record
+            if answer.fallback is not None and answer.option in options:
+                return Decided(
+                    answer.option,
+                    cast(FallbackReason, answer.fallback),
+                    answer.error,
+                    time.monotonic() - t0,
+                    record,
+                )
+            answer = answer.option
         if answer in options:
-            return Decided(answer, None, None, time.monotonic() - t0)
+            return Decided(answer, None, None, time.monotonic() - t0, record)
         reason, error = "invalid_answer", f"answer {answer!r} is not one of the options"
     option = await _fallback(game, view, options, policy, autopilot)
     return Decided(option, reason, error, time.monotonic() - t0)

@@ -10,10 +10,10 @@ from typing import NoReturn
 
 from harness.engine import EngineError
 
-from . import bench_cmd, play_cmd, position_cmd, prompt_stats_cmd, rules_cmd
+from . import bench_cmd, league_cmd, play_cmd, position_cmd, prompt_stats_cmd, rules_cmd
 from .errors import CliError
 
-COMMANDS = (position_cmd, bench_cmd, play_cmd, rules_cmd, prompt_stats_cmd)
+COMMANDS = (league_cmd, position_cmd, bench_cmd, play_cmd, rules_cmd, prompt_stats_cmd)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -13,7 +13,7 @@ Typical use::
 from .actions import Action, parse_action
 from .conformance import check_invariants, random_playout
 from .errors import EngineError, GameOver, IllegalAction, MalformedAction, PositionError
-from .fallback import simplest_action
+from .fallback import simplest_action, simplest_for_view, simplest_option
 from .game import Game
 from .position import dump_position, load_position, position_json
 from .state import Decision
@@ -40,4 +40,6 @@ __all__ = [
     "position_json",
     "random_playout",
     "simplest_action",
+    "simplest_for_view",
+    "simplest_option",
 ]

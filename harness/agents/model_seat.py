@@ -1,0 +1,72 @@
+"""A seat played by a language model: the seat protocol around the shared :class:`LLMAgent`.
+
+The seat's own deadline is the table's decision timer minus a safety margin, so the model agent
+can fall back (and record why) before the table's timer would cut it off.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from harness.engine import SeatView
+
+from .base import Agent, Choice
+from .llm_agent import LLMAgent
+
+DEFAULT_DECISION_SECONDS = 60.0
+MARGIN_FRACTION = 0.05
+MARGIN_MIN_S = 0.05
+
+
+class ModelSeat(Agent):
+    kind = "model"
+
+    def __init__(
+        self,
+        name: str,
+        llm: LLMAgent,
+        *,
+        decision_seconds: float | None = None,
+        view_json: Any = None,
+    ) -> None:
+        """``view_json(view) -> dict`` renders the view stored in each decision record."""
+        super().__init__(name)
+        self.llm = llm
+        self.decision_seconds = decision_seconds or DEFAULT_DECISION_SECONDS
+        self.view_json = view_json
+        self.game_id = ""
+        self.seat = -1
+        self.index = 0
+
+    def new_game(self, game_id: str, seat: int, seed: int) -> None:
+        self.game_id, self.seat, self.index = game_id, seat, 0
+
+    async def choose(self, view: SeatView, options: Sequence[str]) -> Choice:
+        margin = max(MARGIN_MIN_S, self.decision_seconds * MARGIN_FRACTION)
+        deadline = time.monotonic() + self.decision_seconds - margin
+        self.index += 1
+        context = {
+            "game_id": self.game_id,
+            "decision_index": self.index,
+            "seat": view.viewer,
+            "role": view.role,
+            "player": self.name,
+            "decision_kind": view.pending.kind if view.pending else None,
+            "view_json": self.view_json(view) if self.view_json else None,
+        }
+        option, record = await self.llm.decide(view, options, deadline, context)
+        error = None
+        if record.fallback is not None and record.attempts:
+            last = record.attempts[-1]
+            error = f"{last.error_kind}: {last.error_message}" if last.error_kind else None
+        return Choice(option, record.fallback, error, record)
+
+    async def aclose(self) -> None:
+        await self.llm.aclose()
+
+
+def record_json(record: Any) -> str:
+    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False)

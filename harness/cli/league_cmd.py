@@ -1,0 +1,113 @@
+"""``bangarena league run CONFIG [--resume]`` and ``bangarena league report RUN``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.league.config import ConfigError, load_config
+from harness.league.runner import LeagueRunner, LeagueStopped, Progress, run_dir_for
+
+from .errors import CliError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("league", help="run leagues and report their results")
+    lsub = p.add_subparsers(dest="league_command", required=True, parser_class=type(p))
+    r = lsub.add_parser("run", help="play a league from a config (configs/*.yaml)")
+    r.add_argument("config", help="league config (YAML)")
+    r.add_argument("--resume", action="store_true", help="continue a stopped run")
+    r.add_argument("--output", help="results folder (default: the config's 'output')")
+    r.add_argument("--workers", type=int, help="processes for games without model seats")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.set_defaults(func=run)
+    try:
+        from harness.league import report_cmd_hooks
+    except ImportError:  # pragma: no cover - the report module is optional at import time
+        return
+    report_cmd_hooks.register(lsub)
+
+
+def _model_seats(config: Any, run_dir: Path) -> Any:
+    if not config.has_models:
+        return None
+    from harness.league.model_seats import ModelSeats
+
+    return ModelSeats(config, run_dir)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        raise CliError(str(e)) from None
+    if args.workers is not None and args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    run_dir = run_dir_for(config, Path(args.output) if args.output else None)
+    try:
+        runner = LeagueRunner(
+            config,
+            run_dir,
+            resume=args.resume,
+            model_seats=_model_seats(config, run_dir),
+            workers=args.workers,
+        )
+    except LeagueStopped as e:
+        raise CliError(str(e)) from None
+    show = not args.no_progress and sys.stderr.isatty()
+    t0 = time.monotonic()
+    p = runner.progress
+    print(
+        f"league {config.name}: {p.total} games ({p.skipped} already finished) → {run_dir}",
+        file=sys.stderr,
+    )
+    try:
+        if show:
+            _run_with_bar(runner)
+        else:
+            asyncio.run(runner.run())
+    except LeagueStopped as e:
+        raise CliError(str(e)) from None
+    elapsed = time.monotonic() - t0
+    print(
+        f"finished {p.done}/{p.total} games in {elapsed:.1f} s · fallbacks {p.fallbacks}"
+        f" · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
+        file=sys.stderr,
+    )
+    print(f"results: {run_dir}  (report: bangarena league report {run_dir})")
+    return 0
+
+
+def _run_with_bar(runner: LeagueRunner) -> None:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress as Bar,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    with Bar(
+        TextColumn("[bold]games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[extra]}"),
+        transient=False,
+    ) as bar:
+        task = bar.add_task("games", total=runner.progress.total,
+                            completed=runner.progress.done, extra="")  # fmt: skip
+
+        def tick(p: Progress) -> None:
+            bar.update(task, completed=p.done,
+                       extra=f"fallbacks {p.fallbacks} · ${p.cost_usd:.4f}")  # fmt: skip
+
+        runner.progress.listeners.append(tick)
+        asyncio.run(runner.run())

@@ -1,0 +1,128 @@
+"""League configuration (``configs/*.yaml``), validated by pydantic.
+
+Errors name the offending field and the allowed values, in one line:
+``config field players.1.kind: Input should be 'model', 'bot' or 'random'``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from harness.agents.model_spec import ModelSpec  # noqa: E402
+
+Mode = Literal["classic", "partners", "double_agent", "old_classic"]
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message is one line."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerConfig(_Strict):
+    name: str = Field(min_length=1, max_length=64)
+    kind: Literal["model", "bot", "random"]
+    model: ModelSpec | None = None
+
+    @model_validator(mode="after")
+    def _model_iff_kind(self) -> PlayerConfig:
+        if self.kind == "model" and self.model is None:
+            raise ValueError("a player of kind 'model' needs a 'model' section")
+        if self.kind != "model" and self.model is not None:
+            raise ValueError(f"a player of kind {self.kind!r} takes no 'model' section")
+        return self
+
+
+class TableConfig(_Strict):
+    seats: list[int] = Field(min_length=1)
+    modes: list[Mode] = Field(default_factory=lambda: ["classic"], min_length=1)
+
+    @field_validator("seats")
+    @classmethod
+    def _seat_counts(cls, v: list[int]) -> list[int]:
+        bad = [n for n in v if not 4 <= n <= 8]
+        if bad:
+            raise ValueError(f"seat counts must be 4..8, got {bad}")
+        return v
+
+
+class ProviderLimits(_Strict):
+    concurrency: int = Field(default=8, ge=1)
+    requests_per_minute: float | None = Field(default=None, gt=0)
+
+
+class SpendingCaps(_Strict):
+    max_usd: float | None = Field(default=None, ge=0)
+    max_tokens: int | None = Field(default=None, ge=0)
+
+
+class LeagueConfig(_Strict):
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    players: list[PlayerConfig] = Field(min_length=1)
+    tables: list[TableConfig] = Field(min_length=1)
+    games_per_table: int = Field(ge=1)
+    base_seed: int = 1
+    paired: bool = True  # replay each deal with the players rotated through the seats
+    shuffle_names: bool = True  # seat names drawn per game, unrelated to players
+    locale: Literal["en", "ru"] = "en"
+    decision_seconds: float = Field(default=60.0, gt=0)
+    fallback: Literal["simplest", "autopilot"] = "simplest"
+    retry_budget: int = Field(default=4, ge=0)
+    max_concurrent_games: int = Field(default=32, ge=1)
+    workers: int | None = Field(default=None, ge=1)  # processes for games without model seats
+    providers: dict[str, ProviderLimits] = Field(default_factory=dict)
+    spending: SpendingCaps = Field(default_factory=SpendingCaps)
+    output: str = "results"
+
+    @field_validator("players")
+    @classmethod
+    def _unique_names(cls, v: list[PlayerConfig]) -> list[PlayerConfig]:
+        names = [p.name for p in v]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"player names must be unique, repeated: {', '.join(dup)}")
+        return v
+
+    def player(self, name: str) -> PlayerConfig:
+        return next(p for p in self.players if p.name == name)
+
+    @property
+    def has_models(self) -> bool:
+        return any(p.kind == "model" for p in self.players)
+
+
+def _format_error(e: ValidationError) -> str:
+    err = e.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"]) or "config"
+    msg = err["msg"].removeprefix("Value error, ")
+    return f"config field {loc}: {msg}"
+
+
+def parse_config(data: Any, source: str = "config") -> LeagueConfig:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of settings at the top level")
+    try:
+        return LeagueConfig.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(f"{source}: {_format_error(e)}") from None
+
+
+def load_config(path: str | Path) -> LeagueConfig:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read config {p}: {e.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        raise ConfigError(f"{p}: not valid YAML{where}") from None
+    return parse_config(data, str(p))

@@ -1,0 +1,117 @@
+"""The files of one run, written so that a crash loses at most the games in flight.
+
+A game's own file is written whole to a temporary name and renamed into place, then its line is
+appended to ``games.jsonl`` and flushed to disk; only games listed in ``games.jsonl`` count as
+finished, so a resumed run re-plays exactly the games that were in flight.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .models import DecisionLine, GameEnd, GameRecord, GameStart
+
+
+class RecordError(ValueError):
+    """A run folder or record file is missing or malformed (one-line message)."""
+
+
+def _append_line(path: Path, text: str) -> None:
+    with path.open("a", encoding="utf-8") as f:
+        f.write(text + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+class RunStore:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.games_dir = self.root / "games"
+        self.games_path = self.root / "games.jsonl"
+        self.prompts_path = self.root / "system_prompts.jsonl"
+        self._known_prompts: set[str] | None = None
+
+    # ---------------------------------------------------------------- writing
+    def prepare(self) -> None:
+        self.games_dir.mkdir(parents=True, exist_ok=True)
+
+    def write_game(
+        self,
+        start: GameStart,
+        decisions: list[DecisionLine],
+        end: GameEnd,
+        record: GameRecord,
+    ) -> None:
+        path = self.games_dir / f"{start.game_id}.jsonl"
+        tmp = path.with_suffix(".jsonl.tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(start.model_dump_json() + "\n")
+            for d in decisions:
+                f.write(d.model_dump_json() + "\n")
+            f.write(end.model_dump_json() + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        _append_line(self.games_path, record.model_dump_json())
+
+    def add_system_prompt(self, sha: str, text: str) -> None:
+        if self._known_prompts is None:
+            self._known_prompts = {p["sha256"] for p in self.system_prompts()}
+        if sha in self._known_prompts:
+            return
+        self._known_prompts.add(sha)
+        _append_line(
+            self.prompts_path, json.dumps({"sha256": sha, "text": text}, ensure_ascii=False)
+        )
+
+    # ---------------------------------------------------------------- reading
+    def games(self) -> list[GameRecord]:
+        """Finished games; a torn last line (a crash mid-write) is ignored."""
+        if not self.games_path.exists():
+            return []
+        out = []
+        lines = self.games_path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if not line.strip():
+                continue
+            try:
+                out.append(GameRecord.model_validate_json(line))
+            except ValidationError:
+                if i == len(lines) - 1:
+                    continue  # torn final line of a crashed run
+                raise RecordError(f"{self.games_path}: line {i + 1} is not a game record") from None
+        return out
+
+    def finished_ids(self) -> set[str]:
+        return {g.game_id for g in self.games()}
+
+    def read_game(self, game_id: str) -> tuple[GameStart, list[DecisionLine], GameEnd]:
+        path = self.games_dir / f"{game_id}.jsonl"
+        if not path.exists():
+            raise RecordError(f"no game {game_id!r} in {self.root}")
+        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            start = GameStart.model_validate_json(lines[0])
+            decisions = [DecisionLine.model_validate_json(x) for x in lines[1:-1]]
+            end = GameEnd.model_validate_json(lines[-1])
+        except (ValidationError, IndexError):
+            raise RecordError(f"{path}: not a complete game record") from None
+        return start, decisions, end
+
+    def iter_decisions(self, game_id: str) -> Iterator[DecisionLine]:
+        yield from self.read_game(game_id)[1]
+
+    def system_prompts(self) -> list[dict[str, Any]]:
+        if not self.prompts_path.exists():
+            return []
+        return [
+            json.loads(x)
+            for x in self.prompts_path.read_text(encoding="utf-8").splitlines()
+            if x.strip()
+        ]
