@@ -11,7 +11,10 @@ import time
 from typing import Any
 
 from harness.engine import Game
-from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES
+from harness.engine.roles import MODES
+
+from . import bots_bench_cmd
+from .args import positive_int, seat_count
 
 
 def register(sub: Any) -> None:
@@ -21,28 +24,12 @@ def register(sub: Any) -> None:
         "engine",
         help="random games on one core: games/s, decisions/s (options computed at every one)",
     )
-    e.add_argument("--games", type=_positive, default=2000)
-    e.add_argument("--seats", type=_seats, default=5)
+    e.add_argument("--games", type=positive_int, default=2000)
+    e.add_argument("--seats", type=seat_count, default=5)
     e.add_argument("--mode", choices=MODES, default="classic")
     e.add_argument("--seed", type=int, default=1)
     e.set_defaults(func=run_engine)
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
-
-
-def _seats(text: str) -> int:
-    v = _positive(text)
-    if not MIN_SEATS <= v <= MAX_SEATS:
-        raise argparse.ArgumentTypeError(f"seats must be {MIN_SEATS}..{MAX_SEATS}")
-    return v
+    bots_bench_cmd.register_bench(bsub)
 
 
 def play_random_games(games: int, seats: int, mode: str, seed: int) -> dict[str, Any]:

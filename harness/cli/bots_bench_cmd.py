@@ -20,6 +20,8 @@ from typing import Any
 from harness.agents.rulebot.tables import TableJob, TableOutcome, bot_speed, run_tables
 from harness.league.stats_basic import wilson
 
+from .args import positive_int
+
 TEAMS = ("law", "raiders", "loners")
 SIDES = {"law": ("law",), "raiders": ("raiders",), "loners": ("loner", "loners")}
 TEAM_LABEL = {"law": "law", "raiders": "raiders", "loners": "loner"}
@@ -38,26 +40,16 @@ def register_bench(bsub: Any) -> None:
         description="Bot team vs random seats at 5 and 7 seats (classic), next to all-random "
         "tables on the same deals; ends with one JSON line.",
     )
-    p.add_argument("--games", type=_positive, default=1000, help="tables per row (default 1000)")
+    p.add_argument("--games", type=positive_int, default=1000, help="tables per row (default 1000)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
-    p.add_argument("--workers", type=_positive, default=2, help="processes (default 2)")
+    p.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     p.add_argument(
         "--speed-games",
-        type=_positive,
+        type=positive_int,
         default=60,
         help="bot-only games per table size for decisions/s on one core (default 60)",
     )
     p.set_defaults(func=run_bots)
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
 
 
 def _rate(outcomes: list[TableOutcome], team: str) -> dict[str, Any]:

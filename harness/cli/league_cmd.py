@@ -20,7 +20,11 @@ def register(sub: Any) -> None:
     lsub = p.add_subparsers(dest="league_command", required=True, parser_class=type(p))
     r = lsub.add_parser("run", help="play a league from a config (configs/*.yaml)")
     r.add_argument("config", help="league config (YAML)")
-    r.add_argument("--resume", action="store_true", help="continue a stopped run")
+    r.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a stopped run (starts it if it does not exist yet)",
+    )
     r.add_argument("--output", help="results folder (default: the config's 'output')")
     r.add_argument("--workers", type=int, help="processes for games without model seats")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -86,10 +90,12 @@ def _run_with_bar(runner: LeagueRunner) -> None:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
-        Progress as Bar,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
+    )
+    from rich.progress import (
+        Progress as Bar,
     )
 
     with Bar(

@@ -10,10 +10,18 @@ from typing import NoReturn
 
 from harness.engine import EngineError
 
-from . import bench_cmd, league_cmd, play_cmd, position_cmd, prompt_stats_cmd, rules_cmd
+from . import (
+    balance_cmd,
+    bench_cmd,
+    league_cmd,
+    play_cmd,
+    position_cmd,
+    prompt_stats_cmd,
+    rules_cmd,
+)
 from .errors import CliError
 
-COMMANDS = (league_cmd, position_cmd, bench_cmd, play_cmd, rules_cmd, prompt_stats_cmd)
+COMMANDS = (league_cmd, position_cmd, bench_cmd, play_cmd, rules_cmd, prompt_stats_cmd, balance_cmd)
 
 
 class _Parser(argparse.ArgumentParser):

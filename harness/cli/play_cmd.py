@@ -17,7 +17,7 @@ from harness.views.narrate import Narrator
 from harness.views.options import option_label
 from harness.views.render import render_markdown
 
-from .bench_cmd import _seats
+from .args import seat_count
 from .errors import CliError
 
 TABLE_TIMES = (15, 30, 60, 90)
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
         description="You see the same Markdown view and options a model sees; answer by number "
         "or option id. Ctrl-C ends the game.",
     )
-    p.add_argument("--seats", type=_seats, default=5)
+    p.add_argument("--seats", type=seat_count, default=5)
     p.add_argument("--mode", choices=MODES, default="classic")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")

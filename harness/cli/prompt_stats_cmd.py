@@ -16,7 +16,7 @@ from harness.views.names import LOCALES, default_names
 from harness.views.prompts import PromptBuilder
 from harness.views.tokens import DEFAULT_TOKENIZER_MODEL, count_tokens
 
-from .bench_cmd import _positive, _seats
+from .args import positive_int, seat_count
 
 
 def register(sub: Any) -> None:
@@ -24,8 +24,8 @@ def register(sub: Any) -> None:
         "prompt-stats",
         help="prompt sizes in tokens (median and 95th percentile) over sampled decisions",
     )
-    p.add_argument("--games", type=_positive, default=10)
-    p.add_argument("--seats", type=_seats, default=7)
+    p.add_argument("--games", type=positive_int, default=10)
+    p.add_argument("--seats", type=seat_count, default=7)
     p.add_argument("--mode", choices=MODES, default="classic")
     p.add_argument("--locale", choices=LOCALES, default="en")
     p.add_argument("--seed", type=int, default=1)

@@ -126,3 +126,24 @@ def test_wilson_and_chi_square() -> None:
     stat, df, p = homogeneity([40, 50, 60], [100, 100, 100])
     assert (round(stat, 6), df) == (8.0, 2) and abs(p - 0.0183156) < 1e-6
     assert homogeneity([5, 5], [10, 10])[2] == 1.0
+
+
+def test_law_balance_verdicts() -> None:
+    """Equal rates → "equal within noise"; 40 % vs 70 % on 500 games → "NOT equal"."""
+
+    def rows(rates: list[float]) -> list[dict[str, Any]]:
+        out = []
+        for m in MODES:
+            for n, r in zip(range(4, 9), rates, strict=True):
+                law = {"wins": round(500 * r), "n": 500, "rate": r, "lo": r, "hi": r}
+                out.append({"mode": m, "seats": n, "teams": {"law": law}})
+        return out
+
+    flat = balance_cmd.law_balance(rows([0.45] * 5))
+    assert all(b["verdict"] == "equal within noise" and b["p"] == 1.0 for b in flat.values())
+    steep = balance_cmd.law_balance(rows([0.4, 0.5, 0.6, 0.7, 0.45]))["classic"]
+    assert steep["verdict"] == "NOT equal" and not steep["roughly_equal"]
+    assert steep["min"] == {"seats": 4, "rate": 0.4} and steep["max"] == {"seats": 7, "rate": 0.7}
+    assert steep["p"] < 1e-6 and steep["df"] == 4
+    close = balance_cmd.law_balance(rows([0.44, 0.46, 0.44, 0.46, 0.49]))["classic"]
+    assert close["spread"] <= 0.05 and close["roughly_equal"]
