@@ -52,6 +52,18 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
+    if config.has_models:
+        from harness.league.model_seats import unknown_prices
+
+        unknown = unknown_prices(config)
+        if unknown and config.spending.max_usd is not None:
+            raise CliError(
+                f"unknown price for {', '.join(unknown)}: a dollar cap cannot be enforced; add "
+                "'price' to the model section"
+            )
+        for who in unknown:
+            print(f"warning: unknown price for {who}; its cost will be recorded as unknown "
+                  "(add 'price' to the model section)", file=sys.stderr)  # fmt: skip
     try:
         runner = LeagueRunner(
             config,

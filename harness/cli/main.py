@@ -13,15 +13,29 @@ from harness.engine import EngineError
 from . import (
     balance_cmd,
     bench_cmd,
+    inspect_cmd,
     league_cmd,
     play_cmd,
     position_cmd,
     prompt_stats_cmd,
+    replay_cmd,
+    report_cmd,
     rules_cmd,
 )
 from .errors import CliError
 
-COMMANDS = (league_cmd, position_cmd, bench_cmd, play_cmd, rules_cmd, prompt_stats_cmd, balance_cmd)
+COMMANDS = (
+    league_cmd,
+    report_cmd,
+    replay_cmd,
+    inspect_cmd,
+    play_cmd,
+    position_cmd,
+    rules_cmd,
+    prompt_stats_cmd,
+    bench_cmd,
+    balance_cmd,
+)
 
 
 class _Parser(argparse.ArgumentParser):

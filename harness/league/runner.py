@@ -27,6 +27,12 @@ from .game_play import GameOutput, play_scheduled
 from .schedule import GameSpec, build_schedule
 
 CONFIG_FILE = "config.json"
+# Settings that change what games are played or how seats decide; a resumed run must keep them.
+# Operational settings (spending caps, concurrency, workers, output) may change between sessions.
+RESULT_FIELDS = (
+    "name", "players", "tables", "games_per_table", "base_seed", "paired", "shuffle_names",
+    "locale", "decision_seconds", "fallback", "retry_budget",
+)  # fmt: skip
 
 
 class LeagueStopped(Exception):
@@ -66,10 +72,11 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
                 "the config's name"
             )
         stored = json.loads(cfg_path.read_text(encoding="utf-8"))
-        if stored != resolved:
+        changed = [k for k in RESULT_FIELDS if stored.get(k) != resolved.get(k)]
+        if changed:
             raise LeagueStopped(
-                f"the config differs from the one {run_dir} was started with; resume needs the "
-                "same config"
+                f"the config differs from the one {run_dir} was started with in "
+                f"{', '.join(changed)}; a resumed run must keep them"
             )
     else:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -178,33 +185,47 @@ class LeagueRunner:
         if self.model_seats is None:
             raise LeagueStopped("the config has model players but no model seat factory")
         sem = asyncio.Semaphore(self.config.max_concurrent_games)
-        self.model_seats.on_spend = self._check_caps
+        tasks: list[asyncio.Task[None]] = []
+
+        def stop_all() -> None:
+            """Cancel every game in flight (they are re-played on --resume)."""
+            for t in tasks:
+                if t is not asyncio.current_task():
+                    t.cancel()
+
+        def on_spend(cost_usd: float, tokens: int) -> None:
+            if self._check_caps(cost_usd, tokens):
+                stop_all()
+                current = asyncio.current_task()
+                if current in tasks:
+                    current.cancel()  # the game asking is stopped at its next await
+
+        self.model_seats.on_spend = on_spend
 
         async def one(spec: GameSpec) -> None:
             async with sem:
                 if self.stop_reason:
                     return
-                out = await play_scheduled(spec, self.config, self.config.name,
-                                           self.model_seats.seat)  # fmt: skip
-                if not self.stop_reason:
-                    self._finish(out)
-
-        tasks = [asyncio.create_task(one(s)) for s in specs]
-        try:
-            for t in asyncio.as_completed(tasks):
                 try:
-                    await t
+                    out = await play_scheduled(spec, self.config, self.config.name,
+                                               self.model_seats.seat)  # fmt: skip
                 except FatalSeatError as e:
-                    self.stop_reason = f"stopped: {e}"
-                    break
+                    if not self.stop_reason:
+                        self.stop_reason = f"stopped: {e}"
+                    stop_all()
+                    return
                 if self.stop_reason:
-                    break
-        finally:
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+                    stop_all()
+                    return
+                self._finish(out)
 
-    def _check_caps(self, cost_usd: float, tokens: int) -> None:
+        tasks.extend(asyncio.create_task(one(s)) for s in specs)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _check_caps(self, cost_usd: float, tokens: int) -> bool:
+        """Set the stop reason when a spending cap is exceeded; True if the run must stop."""
+        if self.stop_reason:
+            return True
         caps = self.config.spending
         if caps.max_usd is not None and cost_usd > caps.max_usd:
             self.stop_reason = (
@@ -218,3 +239,4 @@ class LeagueRunner:
                 f"{self.progress.done} of {self.progress.total} games finished "
                 "(raise the cap and --resume to continue)"
             )
+        return self.stop_reason is not None

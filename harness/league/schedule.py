@@ -58,8 +58,10 @@ def build_schedule(config: LeagueConfig) -> list[GameSpec]:
             if config.shuffle_names:
                 names = tuple(random.Random(f"{seed}:{rotation}:names").sample(NAME_POOL, seats))
             else:
-                names = lineup if len(set(lineup)) == seats else tuple(
-                    f"{p} {i}" for i, p in enumerate(lineup)
+                names = (
+                    lineup
+                    if len(set(lineup)) == seats
+                    else tuple(f"{p} {i}" for i, p in enumerate(lineup))
                 )
             game_id = f"{seats}p-{mode}-{g:04d}"
             out.append(GameSpec(game_id, seats, mode, seed, deal, rotation, lineup, names))

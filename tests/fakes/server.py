@@ -86,6 +86,9 @@ class _Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.fake = fake
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client hanging up mid-request (a cancelled call) is normal here: stay quiet."""
+
 
 class FakeServer:
     """Base fake: start/stop, ``base_url``, the :class:`Script`; use as a context manager."""

@@ -46,11 +46,17 @@ def test_quickstart_config_is_valid_and_keyless() -> None:
 @pytest.mark.parametrize(
     ("patch", "expected"),
     [
-        ({"players": [{"name": "x", "kind": "robot"}]}, "players.0.kind: Input should be 'model', 'bot' or 'random'"),
+        (
+            {"players": [{"name": "x", "kind": "robot"}]},
+            "players.0.kind: Input should be 'model', 'bot' or 'random'",
+        ),
         ({"tables": [{"seats": [9]}]}, "tables.0.seats: seat counts must be 4..8"),
         ({"tables": [{"seats": [5], "modes": ["chaos"]}]}, "tables.0.modes.0"),
         ({"games_per_table": 0}, "games_per_table"),
-        ({"players": [{"name": "a", "kind": "bot"}, {"name": "a", "kind": "random"}]}, "player names must be unique"),
+        (
+            {"players": [{"name": "a", "kind": "bot"}, {"name": "a", "kind": "random"}]},
+            "player names must be unique",
+        ),
         ({"players": [{"name": "m", "kind": "model"}]}, "needs a 'model' section"),
         ({"typo_field": 1}, "typo_field"),
     ],
@@ -61,7 +67,9 @@ def test_bad_configs_name_the_field(patch: dict, expected: str) -> None:
     assert expected in str(e.value) and "\n" not in str(e.value)
 
 
-def test_bad_config_on_the_command_line_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_config_on_the_command_line_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nplayers: [\n")
     assert main(["league", "run", str(bad)]) == 2
@@ -99,12 +107,16 @@ def _strip(record: dict) -> dict:
 
 
 def _records(run_dir: Path) -> list[dict]:
-    return sorted((_strip(g.model_dump()) for g in RunStore(run_dir).games()), key=lambda r: r["game_id"])
+    return sorted(
+        (_strip(g.model_dump()) for g in RunStore(run_dir).games()), key=lambda r: r["game_id"]
+    )
 
 
 def test_run_writes_records_for_every_game(tmp_path: Path) -> None:
     cfg = write_config(tmp_path)
-    assert main(["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--no-progress"]) == 0
+    assert (
+        main(["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--no-progress"]) == 0
+    )
     run = tmp_path / "out" / "t"
     store = RunStore(run)
     games = store.games()

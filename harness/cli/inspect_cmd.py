@@ -1,0 +1,100 @@
+"""``bangarena inspect RUN [--model M] [--player P] [--role R] [--seat N] [--kind K]
+[--fallback REASON] [--invalid] [--game ID] [--limit N] [--json] [--locale en|ru]``.
+
+Shows recorded decisions that match every given filter: the view the seat had (re-rendered from
+the replayed game), the options, and for model seats the exact prompt, raw answers, reasoning,
+parsed choice, retries with reasons, latency, tokens and cost.  ``--json`` prints one JSON object
+per line.  How many decisions matched in all goes to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from harness.engine.roles import ROLES
+from harness.records.store import RecordError
+from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
+
+from .errors import CliError
+from .replay_cmd import open_run
+
+FALLBACKS = ("timeout", "error", "invalid_answer", "any")
+DEFAULT_LIMIT = 20
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "inspect",
+        help="filter the recorded decisions of a run and show prompts, answers and views",
+        description="Show recorded decisions matching all the given filters: the view the seat "
+        "had, the options, and for model seats the exact prompt, raw answers, reasoning, retries, "
+        "latency, tokens and cost.",
+    )
+    p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
+    p.add_argument("--model", metavar="M", help="provider/model or model name (wildcards ok)")
+    p.add_argument("--player", metavar="P", help="league player name")
+    p.add_argument("--role", metavar="R", help=f"role: {', '.join(ROLES)}")
+    p.add_argument("--seat", type=int, metavar="N", help="seat number")
+    p.add_argument("--kind", metavar="K", help="decision kind (play, respond_shot, discard, ...)")
+    p.add_argument("--fallback", metavar="REASON", help=f"fallback reason: {', '.join(FALLBACKS)}")
+    p.add_argument(
+        "--invalid",
+        action="store_true",
+        help="only decisions with an unparseable or illegal model answer",
+    )
+    p.add_argument("--game", metavar="ID", help="game id")
+    p.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
+        help=f"show at most N decisions (default {DEFAULT_LIMIT}; 0 = all)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per decision and line")
+    p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of the views")
+    p.set_defaults(func=run)
+
+
+def build_filter(args: argparse.Namespace) -> DecisionFilter:
+    """The filter of the command-line options; bad values are a one-line :class:`CliError`."""
+    if args.role is not None and args.role not in ROLES:
+        raise CliError(f"unknown role {args.role!r} (roles: {', '.join(ROLES)})")
+    if args.fallback is not None and args.fallback not in FALLBACKS:
+        raise CliError(f"unknown fallback reason {args.fallback!r} (one of {', '.join(FALLBACKS)})")
+    if args.limit < 0:
+        raise CliError("--limit must be 0 (all) or more")
+    return DecisionFilter(
+        model=args.model,
+        player=args.player,
+        role=args.role,
+        seat=args.seat,
+        kind=args.kind,
+        fallback=args.fallback,
+        invalid=args.invalid,
+        game=args.game,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    store = open_run(args.run)
+    flt = build_filter(args)
+    try:
+        details, total = inspect_decisions(store, flt, limit=args.limit or None, locale=args.locale)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    if args.json:
+        for detail in details:
+            print(json.dumps(decision_json(detail), ensure_ascii=False))
+    elif details:
+        print(render_decisions_text(details), end="")
+    shown = len(details)
+    note = (
+        f"{total} matching decisions"
+        if shown == total
+        else f"{shown} of {total} matching decisions shown (--limit)"
+    )
+    print(note, file=sys.stderr)
+    return 0

@@ -1,0 +1,284 @@
+"""``bangarena bench league`` — the league runner's own speed; prints figures and a final JSON line.
+
+1. **Bot-only league, all cores.**  A league of rule bots (4–7 seats, classic) run by
+   :class:`~harness.league.runner.LeagueRunner` into a temporary folder, worker processes on every
+   core, records written as in a real run.  Reports games/s and decisions/s over the wall time
+   of ``runner.run()``.
+2. **Model seats at 32 concurrent games.**  Every seat is a model player (``kind: model``,
+   provider ``openai``) whose ``base_url`` is an instant local server
+   (:mod:`harness.league.instant_server`, its own process) that answers at once with the first
+   option id.  Reports model decisions/s and HTTP calls/s at ``max_concurrent_games: 32``
+   (model decisions over the wall time of ``runner.run()``, which includes the ramp-down when the
+   last games finish with fewer than 32 in flight; more ``--model-games`` shrink that share).
+3. **Runner overhead per model decision** — *wall time minus time inside the HTTP call*, measured
+   with one game at a time so that no two games overlap::
+
+       overhead = (wall time of runner.run() - Σ latency of every model HTTP call) / decisions
+
+   The HTTP call latencies are the ``attempts[].latency_s`` of the model decision records (time
+   from sending a request to the parsed reply, i.e. the provider SDK, the loopback round trip and
+   the server).  What is left is the harness: engine, views, prompt rendering, answer parsing,
+   the decision records and writing the run's files.  It is divided by the model decisions that
+   made an HTTP call (decisions with a single option make none; they are counted in the
+   numerator's time but not the denominator, so the figure errs high).  The target is < 5 ms.
+   The 32-game phase also reports the runner process's CPU time per model decision (harness +
+   HTTP client; the server runs in another process).
+
+Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import resource
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .args import positive_int
+from .errors import CliError
+
+TARGET_OVERHEAD_MS = 5.0
+BOT_SEATS = [4, 5, 6, 7]
+MODEL_SEATS = 5
+MODEL_PLAYERS = 5
+CONCURRENT = 32
+
+
+def register_bench(bsub: Any) -> None:
+    """Add ``league`` to the ``bench`` sub-parser group."""
+    p = bsub.add_parser(
+        "league",
+        help="league runner speed: bot-only games/s on all cores; model decisions/s at 32 "
+        "concurrent games against an instant local server; runner overhead per model decision",
+        description="Runs temporary leagues (nothing is kept) and ends with one JSON line.",
+    )
+    p.add_argument(
+        "--bot-games", type=positive_int, default=200, help="bot-only games (default 200)"
+    )
+    p.add_argument(
+        "--model-games",
+        type=positive_int,
+        default=96,
+        help=f"games with model seats, {CONCURRENT} at a time (default 96)",
+    )
+    p.add_argument(
+        "--overhead-games",
+        type=positive_int,
+        default=4,
+        help="games played one at a time for the overhead measurement (default 4)",
+    )
+    p.add_argument("--workers", type=positive_int, default=None, help="processes (default: cores)")
+    p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    p.add_argument("--skip-models", action="store_true", help="bot-only part only")
+    p.set_defaults(func=run_league_bench)
+
+
+def _cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _run_league(
+    config: Any, run_dir: Path, model_seats: Any = None, workers: int | None = None
+) -> tuple[float, float]:
+    """Run ``config`` into ``run_dir``; return (wall seconds, runner-process CPU seconds)."""
+    from harness.league.runner import LeagueRunner
+
+    runner = LeagueRunner(config, run_dir, model_seats=model_seats, workers=workers)
+    t0, c0 = time.perf_counter(), _cpu_s()
+    asyncio.run(runner.run())
+    return time.perf_counter() - t0, _cpu_s() - c0
+
+
+def bench_bots(games: int, workers: int, seed: int, tmp: Path) -> dict[str, Any]:
+    """Bot-only league of ``games`` games (split over 4–7 seats, classic) on ``workers``
+    processes."""
+    from harness.league.config import parse_config
+    from harness.records import RunStore
+
+    per_table = max(1, round(games / len(BOT_SEATS)))
+    config = parse_config(
+        {
+            "name": "bench-bots",
+            "players": [{"name": f"bot-{c}", "kind": "bot"} for c in "abcd"],
+            "tables": [{"seats": BOT_SEATS, "modes": ["classic"]}],
+            "games_per_table": per_table,
+            "base_seed": seed,
+            "workers": workers,
+            "output": str(tmp),
+        },
+        "bench config",
+    )
+    run_dir = tmp / config.name
+    wall, _cpu = _run_league(config, run_dir, workers=workers)
+    records = RunStore(run_dir).games()
+    decisions = sum(r.decisions for r in records)
+    return {
+        "games": len(records),
+        "seats": BOT_SEATS,
+        "workers": workers,
+        "decisions": decisions,
+        "seconds": round(wall, 3),
+        "games_per_s": round(len(records) / wall, 1),
+        "decisions_per_s": round(decisions / wall),
+        "fallbacks": sum(r.fallbacks for r in records),
+    }
+
+
+def _model_config(
+    name: str, base_url: str, games: int, concurrent: int, seed: int, tmp: Path
+) -> Any:
+    from harness.league.config import parse_config
+
+    model = {"provider": "openai", "model": "instant", "base_url": base_url}
+    return parse_config(
+        {
+            "name": name,
+            "players": [
+                {"name": f"model-{c}", "kind": "model", "model": dict(model)}
+                for c in "abcdefgh"[:MODEL_PLAYERS]
+            ],
+            "tables": [{"seats": [MODEL_SEATS], "modes": ["classic"]}],
+            "games_per_table": games,
+            "base_seed": seed,
+            "decision_seconds": 60,
+            "max_concurrent_games": concurrent,
+            "providers": {"openai": {"concurrency": concurrent}},
+            "output": str(tmp),
+        },
+        "bench config",
+    )
+
+
+def _model_figures(run_dir: Path) -> dict[str, Any]:
+    """Decisions, calls and the time inside HTTP calls, from the run's records alone."""
+    from harness.records import RunStore
+
+    store = RunStore(run_dir)
+    records = store.games()
+    decisions = model_decisions = called = calls = fallbacks = 0
+    http_s = 0.0
+    for rec in records:
+        decisions += rec.decisions
+        fallbacks += rec.fallbacks
+        for d in store.iter_decisions(rec.game_id):
+            if d.model is None:
+                continue
+            model_decisions += 1
+            attempts = d.model.get("attempts") or []
+            if attempts:
+                called += 1
+            calls += len(attempts)
+            http_s += sum(float(a.get("latency_s") or 0.0) for a in attempts)
+    return {
+        "games": len(records),
+        "decisions": decisions,
+        "model_decisions": model_decisions,
+        "model_decisions_with_call": called,
+        "http_calls": calls,
+        "http_seconds": http_s,
+        "fallbacks": fallbacks,
+    }
+
+
+def bench_models(games: int, overhead_games: int, seed: int, tmp: Path) -> dict[str, Any]:
+    """Model-seat leagues against the instant server: throughput at 32 concurrent games and
+    the overhead per model decision with one game at a time."""
+    from harness.league.instant_server import InstantServer
+    from harness.league.model_seats import ModelSeats
+
+    out: dict[str, Any] = {"seats": MODEL_SEATS, "mode": "classic", "provider": "openai"}
+    with InstantServer() as server:
+        config = _model_config("bench-models", server.base_url, games, CONCURRENT, seed, tmp)
+        run_dir = tmp / config.name
+        wall, cpu = _run_league(config, run_dir, ModelSeats(config, run_dir))
+        f = _model_figures(run_dir)
+        out["concurrent"] = {
+            "max_concurrent_games": CONCURRENT,
+            **{k: v for k, v in f.items() if k != "http_seconds"},
+            "seconds": round(wall, 3),
+            "model_decisions_per_s": round(f["model_decisions"] / wall, 1),
+            "http_calls_per_s": round(f["http_calls"] / wall, 1),
+            "cpu_ms_per_model_decision": round(1000 * cpu / max(1, f["model_decisions"]), 3),
+        }
+        config = _model_config("bench-overhead", server.base_url, overhead_games, 1, seed + 1, tmp)
+        run_dir = tmp / config.name
+        wall, cpu = _run_league(config, run_dir, ModelSeats(config, run_dir))
+        g = _model_figures(run_dir)
+    per = max(1, g["model_decisions_with_call"])
+    overhead_ms = 1000 * (wall - g["http_seconds"]) / per
+    out["overhead"] = {
+        "max_concurrent_games": 1,
+        **{k: v for k, v in g.items() if k != "http_seconds"},
+        "seconds": round(wall, 3),
+        "http_seconds": round(g["http_seconds"], 3),
+        "http_ms_per_call": round(1000 * g["http_seconds"] / max(1, g["http_calls"]), 3),
+        "overhead_ms_per_model_decision": round(overhead_ms, 3),
+        "overhead_ms_per_any_model_decision": round(
+            1000 * (wall - g["http_seconds"]) / max(1, g["model_decisions"]), 3
+        ),
+        "method": "(wall of runner.run() - sum of attempts[].latency_s) / model decisions with "
+        "an HTTP call; one game at a time so nothing overlaps",
+        "target_ms": TARGET_OVERHEAD_MS,
+        "pass": overhead_ms < TARGET_OVERHEAD_MS,
+    }
+    out["server_completions"] = server.served
+    return out
+
+
+def run_league_bench(args: argparse.Namespace) -> int:
+    workers = args.workers or os.cpu_count() or 1
+    result: dict[str, Any] = {"benchmark": "league", "cores": os.cpu_count()}
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="bangarena-bench-") as d:
+        tmp = Path(d)
+        bots = bench_bots(args.bot_games, workers, args.seed, tmp)
+        result["bots"] = bots
+        print(
+            f"league benchmark: bot-only league, {bots['games']} games (seats "
+            f"{'/'.join(map(str, BOT_SEATS))}, classic), {bots['workers']} worker processes"
+        )
+        print(f"  games/s             {bots['games_per_s']:>10,.1f}")
+        print(f"  decisions/s         {bots['decisions_per_s']:>10,}")
+        print(f"  wall time           {bots['seconds']:>10,.2f} s  (records written, as in a run)")
+        if args.skip_models:
+            result["models"] = None
+        else:
+            try:
+                models = bench_models(args.model_games, args.overhead_games, args.seed, tmp)
+            except ImportError as e:
+                raise CliError(f"model seats are not available: {e}") from None
+            result["models"] = models
+            c, o = models["concurrent"], models["overhead"]
+            print(
+                f"model seats: {c['games']} games of {MODEL_SEATS} model seats, "
+                f"{CONCURRENT} concurrent, instant local OpenAI-compatible server"
+            )
+            print(f"  model decisions/s   {c['model_decisions_per_s']:>10,.1f}")
+            print(f"  HTTP calls/s        {c['http_calls_per_s']:>10,.1f}")
+            print(
+                f"  CPU per decision    {c['cpu_ms_per_model_decision']:>10,.3f} ms  "
+                "(runner process: harness + HTTP client)"
+            )
+            print(f"  fallbacks           {c['fallbacks']:>10,}")
+            verdict = "PASS" if o["pass"] else "FAIL"
+            print(
+                f"runner overhead, one game at a time ({o['games']} games, "
+                f"{o['model_decisions_with_call']} decisions with a model call):"
+            )
+            print(f"  inside HTTP call    {o['http_ms_per_call']:>10,.3f} ms per call")
+            print(
+                f"  overhead/decision   {o['overhead_ms_per_model_decision']:>10,.3f} ms  "
+                f"(target < {TARGET_OVERHEAD_MS:g} ms: {verdict}; wall minus time inside HTTP "
+                "calls, per decision with a call)"
+            )
+    result["seconds"] = round(time.perf_counter() - t0, 1)
+    result["python"] = platform.python_version()
+    print(json.dumps(result))
+    return 0

@@ -1,0 +1,197 @@
+"""``bangarena replay RUN [--game ID] [--step] [--seat N | --full] [--locale en|ru]``.
+
+Without ``--step`` it verifies: the game (or every finished game of the run) is re-played through
+the engine and must match the records event by event.  Prints ``verified: N decisions, M events``
+and exits 0, or names the first differing event (or decision) and exits 1.
+
+With ``--step`` it walks through one game in the terminal: Enter = next, ``b`` = back,
+``q`` = quit; each step shows the table before a decision, as one seat saw it (``--seat N``,
+Markdown) or in full (``--full``, the default), and what happened since the previous step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from harness.engine import build_view
+from harness.records import RunStore
+from harness.records.store import RecordError
+from harness.replay import (
+    omniscient_event,
+    replay_game,
+    replay_records,
+    replay_steps,
+    seat_names,
+)
+from harness.replay.inspect import REPORT_TEMPLATES
+from harness.views.narrate import Narrator
+from harness.views.render import render_markdown
+from harness.views.table_text import table_text
+
+from .errors import CliError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="re-run recorded games through the engine and verify them; step through a game",
+        description="Re-play a recorded game (or every game of a run) through the engine and "
+        "check that every decision and event matches the records. Exit 0 when verified, 1 on the "
+        "first difference. --step walks through one game (Enter = next, b = back, q = quit).",
+    )
+    p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
+    p.add_argument("--game", metavar="ID", help="game id (default: verify every finished game)")
+    p.add_argument("--step", action="store_true", help="walk through the game step by step")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, metavar="N", help="show the table as seat N saw it")
+    who.add_argument("--full", action="store_true", help="show the full table (default)")
+    p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of the views")
+    p.set_defaults(func=run)
+
+
+def open_run(path: str) -> RunStore:
+    """The run folder ``path``; a missing folder is a one-line :class:`CliError`."""
+    root = Path(path)
+    if not root.is_dir():
+        raise CliError(f"no run folder {path}")
+    store = RunStore(root)
+    if not store.games_path.exists() and not store.games_dir.is_dir():
+        raise CliError(f"{path} is not a run folder (no games.jsonl)")
+    return store
+
+
+def run(args: argparse.Namespace) -> int:
+    store = open_run(args.run)
+    if args.step:
+        if args.game is None:
+            raise CliError("--step needs --game ID")
+        return _step(store, args.game, args.seat, args.locale)
+    if args.seat is not None or args.full:
+        raise CliError("--seat and --full only apply with --step")
+    try:
+        if args.game is not None:
+            result = replay_game(store, args.game)
+            print(result.summary())
+            return 0 if result.ok else 1
+        return _verify_all(store)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+
+
+def _verify_all(store: RunStore) -> int:
+    games = store.games()
+    if not games:
+        raise CliError(f"no finished games in {store.root}")
+    n_dec = n_ev = 0
+    bad = 0
+    for g in games:
+        result = replay_game(store, g.game_id)
+        if result.ok:
+            n_dec += result.decisions_checked
+            n_ev += result.events_checked
+        else:
+            bad += 1
+            print(result.summary())
+    if bad:
+        print(f"{bad} of {len(games)} games diverge")
+        return 1
+    print(f"verified: {len(games)} games, {n_dec} decisions, {n_ev} events")
+    return 0
+
+
+@lru_cache(maxsize=1)
+def _env() -> Environment:
+    return Environment(
+        loader=FileSystemLoader(REPORT_TEMPLATES),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _step_template() -> Any:
+    return _env().get_template("step.txt.j2")
+
+
+def _strings() -> Any:
+    return _env().get_template("terminal.j2").module
+
+
+def step_texts(store: RunStore, game_id: str, seat: int | None, locale: str) -> list[str]:
+    """The text of every step of ``game_id`` (before each decision, then the end)."""
+    try:
+        start, decisions, end = store.read_game(game_id)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    if seat is not None and not 0 <= seat < start.seats:
+        raise CliError(f"--seat must be 0..{start.seats - 1} for game {game_id}")
+    names = seat_names(start)
+    template = _step_template()
+    feed_title = _strings().feed_titles[locale]
+    narrator = Narrator(names, locale)
+    texts = []
+    steps = len(decisions) + 1
+    for st in replay_steps(start, decisions):
+        game = st.game
+        if seat is None:
+            body = table_text(game, names)
+            events = [omniscient_event(e) for e in game.events[st.prev_event_count :]]
+            feed: list[str] | None = narrator.lines(events)
+        else:
+            view = build_view(game, seat, since=st.prev_event_count)
+            body = render_markdown(view, names, locale, feed_title=feed_title).rstrip()
+            feed = None
+        texts.append(
+            template.render(
+                game_id=game_id,
+                step=st.index,
+                steps=steps,
+                seat=seat,
+                names=names,
+                d=st.decision,
+                winning_side=game.winning_side,
+                winners=[names[i] for i in game.winners],
+                body=body,
+                feed=feed,
+                locale=locale,
+            )
+        )
+    return texts
+
+
+def _step(store: RunStore, game_id: str, seat: int | None, locale: str) -> int:
+    texts = step_texts(store, game_id, seat, locale)
+    start, decisions, end = store.read_game(game_id)
+    result = replay_records(start, decisions, end)
+    if not result.ok:
+        print(result.summary(), file=sys.stderr)
+    module = _strings()
+    clear = sys.stdout.isatty()
+    i = 0
+    while True:
+        if clear:
+            sys.stdout.write("\x1b[2J\x1b[H")
+        print(texts[i])
+        try:
+            key = input(module.prompt).strip().lower()
+        except EOFError:
+            break
+        if not sys.stdin.isatty():
+            print()  # the answer was not echoed: keep the next step on its own line
+        if key == "q":
+            break
+        if key == "b":
+            i = max(0, i - 1)
+        elif i + 1 < len(texts):
+            i += 1
+        else:
+            print(module.the_end)
+            break
+    return 0 if result.ok else 1

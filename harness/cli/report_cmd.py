@@ -1,0 +1,49 @@
+"""``bangarena report RUN [--out DIR] [--locale en|ru] [--workers N]``: the offline HTML report."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from harness.records.store import RecordError
+
+from .errors import CliError
+from .replay_cmd import open_run
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "report",
+        help="write a self-contained offline HTML report with a replay viewer",
+        description="Write RUN/report/index.html (or DIR/index.html): league summary with win "
+        "rates and 95 %% Wilson intervals, fallback and cost rates, the game list, and a replay "
+        "viewer (buttons and arrow keys) showing each seat's view or the full table, the event "
+        "feed, and for model seats the exact prompt, raw answer and reasoning. Works offline; "
+        "each game's data is a separate file loaded when the game is opened.",
+    )
+    p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: RUN/report)")
+    p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of game text")
+    p.add_argument("--workers", type=int, metavar="N", help="processes (default: all CPUs)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.report import build_report
+
+    store = open_run(args.run)
+    if args.workers is not None and args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    try:
+        if not store.games():
+            raise CliError(f"no finished games in {args.run}")
+        result = build_report(store.root, args.out, locale=args.locale, workers=args.workers)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"cannot write the report: {e.strerror or e}") from None
+    mb = result.bytes / 1e6
+    print(f"report: {result.index} ({result.games} games, {mb:.1f} MB, {result.seconds:.1f} s)")
+    for w in result.warnings[:5]:
+        print(f"warning: {w}")
+    return 0

@@ -1,0 +1,165 @@
+"""Team-aware skill ratings (openskill Plackett-Luce) from a run's seat outcomes.
+
+Each game is one team match, rated in ``game_id`` order:
+
+* the seats that won (``won`` true — the whole winning side, dead or alive) form one team, ranked
+  first;
+* every other seat is grouped by its team (law, raiders; a loner plays alone, so each loner is a
+  team of one, except in ``partners`` mode where the loners are partners) and all those teams
+  share the second rank (the game says who won, not who came second).
+
+**Players at several seats.**  With fewer players than seats, one player sits at several seats of a
+game, sometimes on opposite sides.  Every seat is rated as its own instance that starts from the
+player's rating before the game; after the match the player's new ``mu`` and ``sigma`` are the
+means of its seat-instances' updated values (equivalently: the old rating plus the mean update).
+So a game moves a player once, however many seats it held, and a player on both the winning and
+a losing side gets roughly cancelling updates — the game says little about it.  Within a team the
+instances of one player are treated as independent team-mates by the Plackett-Luce team model.
+
+**Reading the numbers.**  Plackett-Luce gives every member of a team about the same update
+whatever the team's size, and a team's strength is the sum of its members' ``mu``, so teams of
+unequal size (one marshal against three raiders) are not zero-sum: with more losing than winning
+seats in most games, every player's ``mu`` drifts down over a run, and a lone loner tied with a
+larger losing team may gain a little.  Schedules rotate roles over players, so the drift is
+shared; compare ratings only between players of the same run, and use the role-adjusted score
+for role-fair comparisons.
+
+**Intervals.**  A bootstrap resamples the games with replacement (``B`` times, seeded), replays the
+resample in ``game_id`` order and takes the 2.5 and 97.5 percentiles of each player's final
+``mu`` and ordinal (``mu - 3·sigma``).  Sequential ratings depend on order and on the number of
+games, so the interval shows the spread of the rating procedure over plausible sets of games; it
+is not a sampling distribution of a fixed parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["RatedGame", "compute_ratings", "prepare_games", "rate_games"]
+
+DEFAULT_BOOTSTRAP = 200
+DEFAULT_SEED = 20240601
+ORDINAL_Z = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """One game as a team match: ``players[i]`` sat at instance ``i``; ``teams`` lists instance
+    indices per team, winners first; ``ranks`` (1 = winners) goes with ``teams``."""
+
+    game_id: str
+    players: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...]
+    ranks: tuple[int, ...]
+
+
+def _team_key(team: str, mode: str, seat: int) -> str:
+    if team == "loners" and mode != "partners":
+        return f"loner:{seat}"
+    return team
+
+
+def prepare_games(seats: pd.DataFrame) -> list[RatedGame]:
+    """Turn a seats DataFrame (see :func:`harness.league.stats.load_run`) into team matches, in
+    ``game_id`` order.  Games without both a winner and a loser are skipped (nothing to rate)."""
+    out: list[RatedGame] = []
+    cols = ["game_id", "mode", "seat", "player", "team", "won"]
+    for game_id, part in seats[cols].sort_values(["game_id", "seat"]).groupby("game_id", sort=True):
+        players = tuple(str(p) for p in part["player"])
+        winners: list[int] = []
+        losers: dict[str, list[int]] = {}
+        rows = zip(part["mode"], part["seat"], part["team"], part["won"], strict=True)
+        for i, (mode, seat, team, won) in enumerate(rows):
+            if bool(won):
+                winners.append(i)
+            else:
+                losers.setdefault(_team_key(str(team), str(mode), int(seat)), []).append(i)
+        if not winners or not losers:
+            continue
+        teams = (tuple(winners), *(tuple(v) for v in losers.values()))
+        out.append(RatedGame(str(game_id), players, teams, (1,) + (2,) * len(losers)))
+    return out
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def rate_games(
+    games: Sequence[RatedGame], model: Any = None
+) -> dict[str, tuple[float, float, int]]:
+    """Rate ``games`` in the given order; return ``player -> (mu, sigma, games rated)``."""
+    m = model if model is not None else _model()
+    default = m.rating()
+    mu0, sigma0 = float(default.mu), float(default.sigma)
+    state: dict[str, tuple[float, float, int]] = {}
+    for g in games:
+        inst = []
+        for p in g.players:
+            mu, sigma, _ = state.get(p, (mu0, sigma0, 0))
+            inst.append(m.rating(mu=mu, sigma=sigma))
+        teams = [[inst[i] for i in team] for team in g.teams]
+        new = m.rate(teams, ranks=list(g.ranks))
+        acc: dict[str, list[tuple[float, float]]] = {}
+        for team, rated in zip(g.teams, new, strict=True):
+            for i, r in zip(team, rated, strict=True):
+                acc.setdefault(g.players[i], []).append((float(r.mu), float(r.sigma)))
+        for p, values in acc.items():
+            n = state.get(p, (mu0, sigma0, 0))[2]
+            state[p] = (
+                sum(v[0] for v in values) / len(values),
+                sum(v[1] for v in values) / len(values),
+                n + 1,
+            )
+    return state
+
+
+def compute_ratings(
+    seats: pd.DataFrame,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+) -> pd.DataFrame:
+    """Ratings per player with bootstrap 95 % intervals (see the module docstring).
+
+    Columns: ``player``, ``games`` (games rated), ``mu``, ``sigma``, ``ordinal`` (``mu - 3·sigma``),
+    ``mu_lo``, ``mu_hi``, ``ordinal_lo``, ``ordinal_hi`` (NaN when ``bootstrap`` is 0).  Sorted by
+    ordinal, best first.
+    """
+    columns = ["player", "games", "mu", "sigma", "ordinal", "mu_lo", "mu_hi", "ordinal_lo",
+               "ordinal_hi"]  # fmt: skip
+    games = prepare_games(seats)
+    if not games:
+        return pd.DataFrame(columns=columns)
+    model = _model()
+    point = rate_games(games, model)
+    players = sorted(point)
+    mus = np.full((bootstrap, len(players)), np.nan)
+    ords = np.full((bootstrap, len(players)), np.nan)
+    rng = np.random.default_rng(seed)
+    n = len(games)
+    for b in range(bootstrap):
+        idx = np.sort(rng.integers(0, n, size=n))
+        res = rate_games([games[i] for i in idx], model)
+        for j, p in enumerate(players):
+            if p in res:
+                mu, sigma, _ = res[p]
+                mus[b, j] = mu
+                ords[b, j] = mu - ORDINAL_Z * sigma
+    rows = []
+    for j, p in enumerate(players):
+        mu, sigma, k = point[p]
+        row = {"player": p, "games": k, "mu": mu, "sigma": sigma, "ordinal": mu - ORDINAL_Z * sigma}
+        for name, arr in (("mu", mus[:, j]), ("ordinal", ords[:, j])):
+            ok = arr[~np.isnan(arr)]
+            lo, hi = np.percentile(ok, [2.5, 97.5]) if len(ok) else (np.nan, np.nan)
+            row[f"{name}_lo"], row[f"{name}_hi"] = float(lo), float(hi)
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=columns)
+    return out.sort_values(["ordinal", "player"], ascending=[False, True]).reset_index(drop=True)

@@ -1,0 +1,80 @@
+"""``bangarena league report RUN [--no-save]``: the league report of a run folder.
+
+:func:`register` is called by :mod:`harness.cli.league_cmd` with the ``league`` sub-parser group.
+A missing or malformed run folder ends with one line and exit code 2 (``CliError``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from harness.cli.errors import CliError
+
+WIDE = 160
+
+
+def register(lsub: Any) -> None:
+    """Add ``report`` to the ``league`` sub-commands."""
+    p = lsub.add_parser(
+        "report",
+        help="win rates by player × role, role-adjusted scores, ratings, rates and costs",
+        description="Statistics of a run from its records alone; prints rich tables and writes "
+        "RUN/report/ (summary.csv, one CSV per table, report.md).",
+    )
+    p.add_argument("run", help="run folder (e.g. results/quickstart)")
+    p.add_argument("--no-save", action="store_true", help="print only; write no files")
+    p.add_argument(
+        "--bootstrap",
+        type=_count,
+        default=None,
+        help="bootstrap resamples for the rating intervals (default 200; 0 = none)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="bootstrap seed")
+    p.set_defaults(func=run_report)
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError("must be at least 0")
+    return v
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from harness.records.store import RecordError
+
+    from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+    from .report import build_report, print_report, save_report
+
+    try:
+        report = build_report(
+            args.run,
+            bootstrap=DEFAULT_BOOTSTRAP if args.bootstrap is None else args.bootstrap,
+            seed=DEFAULT_SEED if args.seed is None else args.seed,
+        )
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError(f"cannot read run {args.run}: {_one_line(e)}") from None
+    # a pipe or a file gets wide lines rather than folded cells; a terminal keeps its width
+    console = Console() if sys.stdout.isatty() else Console(width=WIDE)
+    print_report(report, console)
+    if not args.no_save:
+        try:
+            out = save_report(report)
+        except OSError as e:
+            raise CliError(f"cannot write the report: {_one_line(e)}") from None
+        console.print(f"saved: {out}/summary.csv, one CSV per table, {out}/report.md")
+    return 0
+
+
+def _one_line(e: BaseException) -> str:
+    text = getattr(e, "strerror", None) or str(e)
+    return " ".join(str(text).split())

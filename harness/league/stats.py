@@ -1,0 +1,282 @@
+"""League statistics from a run's records alone (``games.jsonl``), as pandas DataFrames.
+
+* :func:`load_run` — :class:`RunData`: ``games`` (one row per finished game) and ``seats`` (one row
+  per seat outcome, i.e. per seat of every game).
+* :func:`win_rates` — per player × role: games, wins, win rate and its 95 % Wilson interval.
+* :func:`base_rates` — per seats × mode × role: the win rate of that role over all players.
+* :func:`role_adjusted` — per player: the mean of ``won - base rate of that role at that table size
+  and mode``, with a 95 % interval (normal approximation, standard error clustered by game).
+* :func:`rates` — per player: fallback, invalid-answer and timeout rates per decision, latency per
+  decision and per game, tokens and cost per game.
+
+A player may sit at several seats of one game (a league of two players at a six-seat table); every
+seat counts as one result for its role, so ``games`` in :func:`win_rates` counts seat-games.  The
+seats of one game are not independent, which is why :func:`role_adjusted` clusters its standard
+error by game.  Nothing here is hard-coded: every figure is computed from the records.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from harness.records.store import RecordError, RunStore
+
+from .stats_basic import wilson
+
+__all__ = [
+    "FALLBACK_REASONS",
+    "ROLE_ORDER",
+    "RunData",
+    "base_rates",
+    "load_run",
+    "rates",
+    "role_adjusted",
+    "win_rates",
+]
+
+Z95 = 1.959963984540054
+FALLBACK_REASONS: tuple[str, ...] = ("timeout", "error", "invalid_answer")
+ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_agent")
+
+GAME_COLUMNS = [
+    "game_id", "run", "seed", "seats", "mode", "deal", "rotation", "winning_side", "n_winners",
+    "rounds", "high_noon", "decisions", "fallbacks", "cost_usd", "input_tokens", "output_tokens",
+    "duration_s", "finished_at",
+]  # fmt: skip
+SEAT_COLUMNS = [
+    "game_id", "seats", "mode", "seat", "player", "kind", "model", "role", "team", "won", "alive",
+    "decisions", "fallbacks", *(f"fallback_{r}" for r in FALLBACK_REASONS), "invalid_answers",
+    "model_calls", "input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens",
+    "tokens", "cost_usd", "latency_s",
+]  # fmt: skip
+
+
+@dataclass
+class RunData:
+    """The finished games of one run: ``games`` (per game) and ``seats`` (per seat outcome)."""
+
+    run_dir: Path
+    name: str
+    games: pd.DataFrame
+    seats: pd.DataFrame
+
+
+def load_run(run_dir: str | Path) -> RunData:
+    """Read ``run_dir/games.jsonl`` into DataFrames, games sorted by ``game_id``.
+
+    Raises :class:`~harness.records.store.RecordError` (one-line message) when the folder does not
+    exist, holds no ``games.jsonl`` or no finished game, or a record line is malformed.
+    """
+    root = Path(run_dir)
+    if not root.is_dir():
+        raise RecordError(f"no run folder {root}")
+    store = RunStore(root)
+    if not store.games_path.is_file():
+        raise RecordError(f"{root} is not a run folder (no games.jsonl)")
+    records = store.games()
+    if not records:
+        raise RecordError(f"no finished games in {root}")
+    reasons = list(FALLBACK_REASONS)
+    for g in records:
+        for o in g.seat_outcomes:
+            reasons += [r for r in o.fallbacks if r not in reasons]
+    game_rows = []
+    seat_rows = []
+    for g in sorted(records, key=lambda r: r.game_id):
+        game_rows.append(
+            {
+                **g.model_dump(exclude={"seat_outcomes", "schema_version", "winners"}),
+                "n_winners": len(g.winners),
+            }
+        )
+        for o in g.seat_outcomes:
+            row = {
+                "game_id": g.game_id,
+                "seats": g.seats,
+                "mode": g.mode,
+                "seat": o.seat,
+                "player": o.player,
+                "kind": o.kind,
+                "model": o.model,
+                "role": o.role,
+                "team": o.team,
+                "won": bool(o.won),
+                "alive": bool(o.alive),
+                "decisions": o.decisions,
+                "fallbacks": sum(o.fallbacks.values()),
+                "invalid_answers": o.invalid_answers,
+                "model_calls": o.model_calls,
+                "input_tokens": o.input_tokens,
+                "cached_input_tokens": o.cached_input_tokens,
+                "output_tokens": o.output_tokens,
+                "reasoning_tokens": o.reasoning_tokens,
+                "tokens": o.input_tokens + o.output_tokens,
+                "cost_usd": o.cost_usd,
+                "latency_s": o.latency_s,
+            }
+            for r in reasons:
+                row[f"fallback_{r}"] = o.fallbacks.get(r, 0)
+            seat_rows.append(row)
+    columns = SEAT_COLUMNS + [f"fallback_{r}" for r in reasons if r not in FALLBACK_REASONS]
+    games = pd.DataFrame(game_rows, columns=GAME_COLUMNS)
+    seats = pd.DataFrame(seat_rows, columns=columns)
+    name = str(records[0].run)
+    return RunData(root, name, games, seats)
+
+
+def _role_key(role: pd.Series) -> pd.Series:
+    order = {r: i for i, r in enumerate(ROLE_ORDER)}
+    return role.map(lambda r: order.get(r, len(order)))
+
+
+def win_rates(seats: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
+    """Per player × role (and the extra ``by`` columns, e.g. ``("seats", "mode")``): ``games``
+    (seat-games played in that role), ``wins``, ``win_rate`` and the 95 % Wilson interval
+    ``ci_lo`` .. ``ci_hi``.  Rows are sorted by player, then role in rules order."""
+    keys = ["player", "role", *by]
+    columns = [*keys, "games", "wins", "win_rate", "ci_lo", "ci_hi"]
+    if seats.empty:
+        return pd.DataFrame(columns=columns)
+    g = seats.groupby(keys, sort=False)["won"].agg(games="size", wins="sum").reset_index()
+    g["games"] = g["games"].astype(int)
+    g["wins"] = g["wins"].astype(int)
+    g["win_rate"] = g["wins"] / g["games"]
+    bounds = [wilson(int(k), int(n)) for k, n in zip(g["wins"], g["games"], strict=True)]
+    g["ci_lo"] = [lo for lo, _ in bounds]
+    g["ci_hi"] = [hi for _, hi in bounds]
+    g = g.sort_values(
+        ["player", "role", *by], key=lambda s: _role_key(s) if s.name == "role" else s
+    )
+    return g[columns].reset_index(drop=True)
+
+
+def base_rates(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per seats × mode × role: ``games`` (seat-games), ``wins`` and ``base_rate``, the win rate
+    of that role over every player of the run at that table size and mode."""
+    columns = ["seats", "mode", "role", "games", "wins", "base_rate"]
+    if seats.empty:
+        return pd.DataFrame(columns=columns)
+    g = seats.groupby(["seats", "mode", "role"])["won"].agg(games="size", wins="sum").reset_index()
+    g["games"] = g["games"].astype(int)
+    g["wins"] = g["wins"].astype(int)
+    g["base_rate"] = g["wins"] / g["games"]
+    g = g.sort_values(
+        ["seats", "mode", "role"], key=lambda s: _role_key(s) if s.name == "role" else s
+    )
+    return g[columns].reset_index(drop=True)
+
+
+def _clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, float]:
+    """Mean of ``values`` and its standard error clustered by ``clusters`` (NaN with < 2
+    clusters): ``se² = G/(G-1) · Σ_g (Σ_{i∈g} (x_i - x̄))² / n²``."""
+    n = len(values)
+    mean = float(values.mean())
+    resid = (values - mean).groupby(clusters.to_numpy()).sum()
+    g = len(resid)
+    if g < 2:
+        return mean, math.nan
+    var = g / (g - 1) * float((resid**2).sum()) / (n * n)
+    return mean, math.sqrt(var)
+
+
+def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player: each seat's result (1 won, 0 lost) minus the base rate of its role at that
+    table size and mode (:func:`base_rates`), averaged over the player's seats.
+
+    Columns: ``player``, ``games`` (distinct games), ``seat_games``, ``wins``, ``win_rate``,
+    ``expected`` (mean base rate of the roles the player was dealt), ``score`` (= win_rate -
+    expected), ``se`` and the 95 % interval ``ci_lo`` .. ``ci_hi`` (normal approximation; the
+    standard error is clustered by game because a player's seats in one game are not
+    independent).  Sorted by score, best first.
+    """
+    columns = ["player", "games", "seat_games", "wins", "win_rate", "expected", "score", "se",
+               "ci_lo", "ci_hi"]  # fmt: skip
+    if seats.empty:
+        return pd.DataFrame(columns=columns)
+    base = base_rates(seats)[["seats", "mode", "role", "base_rate"]]
+    df = seats[["game_id", "seats", "mode", "player", "role", "won"]].merge(
+        base, on=["seats", "mode", "role"], how="left"
+    )
+    df["won"] = df["won"].astype(float)
+    df["resid"] = df["won"] - df["base_rate"]
+    rows = []
+    for player, part in df.groupby("player", sort=True):
+        score, se = _clustered_mean(part["resid"], part["game_id"])
+        half = Z95 * se if not math.isnan(se) else math.nan
+        rows.append(
+            {
+                "player": player,
+                "games": int(part["game_id"].nunique()),
+                "seat_games": len(part),
+                "wins": int(part["won"].sum()),
+                "win_rate": float(part["won"].mean()),
+                "expected": float(part["base_rate"].mean()),
+                "score": score,
+                "se": se,
+                "ci_lo": score - half,
+                "ci_hi": score + half,
+            }
+        )
+    out = pd.DataFrame(rows, columns=columns)
+    return out.sort_values(["score", "player"], ascending=[False, True]).reset_index(drop=True)
+
+
+def rates(seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player: decision quality and costs.
+
+    * ``fallback_rate`` — decisions that fell back (any reason) / decisions;
+    * ``timeout_rate`` — decisions that fell back on a timeout / decisions;
+    * ``invalid_rate`` — invalid model answers (unparseable or illegal, before any fallback; one
+      decision may produce several after re-prompts) / decisions;
+    * ``latency_per_decision_ms`` — milliseconds per decision; ``latency_per_game_s``, ``tokens_per_game``
+      (input + output), ``cost_per_game_usd`` — the player's seats of a game summed, averaged over
+      the games it played; ``cost_usd`` — the player's total spend.
+    """
+    columns = [
+        "player", "kind", "model", "games", "seat_games", "decisions", "fallbacks",
+        "fallback_rate", "timeouts", "timeout_rate", "invalid_answers", "invalid_rate",
+        "model_calls", "latency_per_decision_ms", "latency_per_game_s", "tokens_per_game",
+        "input_tokens_per_game", "output_tokens_per_game", "cost_per_game_usd", "cost_usd",
+    ]  # fmt: skip
+    if seats.empty:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    for player, part in seats.groupby("player", sort=True):
+        games = int(part["game_id"].nunique())
+        decisions = int(part["decisions"].sum())
+        per_dec = decisions if decisions else math.nan
+
+        def total(col: str, part: pd.DataFrame = part) -> float:
+            return float(part[col].sum())
+
+        models = part["model"].dropna().unique()
+        rows.append(
+            {
+                "player": player,
+                "kind": str(part["kind"].iloc[0]),
+                "model": str(models[0]) if len(models) else "",
+                "games": games,
+                "seat_games": len(part),
+                "decisions": decisions,
+                "fallbacks": int(total("fallbacks")),
+                "fallback_rate": total("fallbacks") / per_dec,
+                "timeouts": int(total("fallback_timeout")),
+                "timeout_rate": total("fallback_timeout") / per_dec,
+                "invalid_answers": int(total("invalid_answers")),
+                "invalid_rate": total("invalid_answers") / per_dec,
+                "model_calls": int(total("model_calls")),
+                "latency_per_decision_ms": 1000 * total("latency_s") / per_dec,
+                "latency_per_game_s": total("latency_s") / games,
+                "tokens_per_game": total("tokens") / games,
+                "input_tokens_per_game": total("input_tokens") / games,
+                "output_tokens_per_game": total("output_tokens") / games,
+                "cost_per_game_usd": total("cost_usd") / games,
+                "cost_usd": total("cost_usd"),
+            }
+        )
+    return pd.DataFrame(rows, columns=columns)

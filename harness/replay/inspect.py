@@ -1,0 +1,334 @@
+"""Find and show recorded decisions: what the seat saw, what was asked, what came back.
+
+:func:`find_decisions` filters the decisions of a run (by model, player, role, seat, decision kind,
+fallback reason, invalid answers, game) from the records alone.  :func:`inspect_decisions` then
+re-plays each matching game once and rebuilds the exact view the seat was given
+(``build_view(game, seat, since=<its previous decision>)``, rendered with the table names of
+``GameStart.seating``); when the replay cannot reach the decision it falls back to the view stored
+in the model record.  Each :class:`DecisionDetail` renders as text (``prompts/report/
+decision.txt.j2``) or JSON: options, the exact prompt (system prompt looked up by sha256 plus the
+messages), raw answers and reasoning of every attempt, the parsed choice, retries with reasons,
+latency, tokens and cost.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from harness.engine import EngineError, build_view
+from harness.paths import PROMPTS_DIR
+from harness.records import DecisionLine, GameStart, RunStore
+from harness.views.context import view_context
+from harness.views.render import markdown_from_context
+
+from .verify import replay_steps, seat_names
+
+__all__ = [
+    "INVALID_KINDS",
+    "DecisionDetail",
+    "DecisionFilter",
+    "decision_json",
+    "find_decisions",
+    "inspect_decisions",
+    "is_invalid",
+    "render_decisions_text",
+]
+
+INVALID_KINDS = ("unparseable", "illegal_option")
+REPORT_TEMPLATES = PROMPTS_DIR / "report"
+
+
+def is_invalid(d: DecisionLine) -> bool:
+    """True when any model attempt of ``d`` was unparseable or named an illegal option."""
+    if d.model is None:
+        return False
+    return any(a.get("error_kind") in INVALID_KINDS for a in d.model.get("attempts", []))
+
+
+def seat_model(start: GameStart, seat: int) -> str | None:
+    """``provider/model`` of a model seat, else ``None``."""
+    for s in start.seating:
+        if s.seat == seat:
+            return s.model
+    return None
+
+
+def _model_matches(pattern: str, label: str | None, record: dict[str, Any] | None) -> bool:
+    names = {label} if label else set()
+    if record is not None:
+        names.add(str(record.get("model", "")))
+        names.add(f"{record.get('provider', '')}/{record.get('model', '')}")
+    if label and "/" in label:
+        names.add(label.split("/", 1)[1])
+    pat = pattern.lower()
+    return any(fnmatch.fnmatchcase(n.lower(), pat) for n in names if n)
+
+
+@dataclass(frozen=True)
+class DecisionFilter:
+    """Which decisions to show; ``None`` / ``False`` fields match everything.
+
+    ``model`` matches ``provider/model`` or the bare model name (shell wildcards allowed);
+    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``) or ``any``.
+    """
+
+    model: str | None = None
+    player: str | None = None
+    role: str | None = None
+    seat: int | None = None
+    kind: str | None = None
+    fallback: str | None = None
+    invalid: bool = False
+    game: str | None = None
+
+    def matches(self, start: GameStart, d: DecisionLine) -> bool:
+        if self.game is not None and d.game_id != self.game:
+            return False
+        if self.player is not None and d.player != self.player:
+            return False
+        if self.role is not None and d.role != self.role:
+            return False
+        if self.seat is not None and d.seat != self.seat:
+            return False
+        if self.kind is not None and d.decision_kind != self.kind:
+            return False
+        if self.fallback is not None:
+            if d.fallback is None:
+                return False
+            if self.fallback != "any" and d.fallback != self.fallback:
+                return False
+        if self.invalid and not is_invalid(d):
+            return False
+        return self.model is None or _model_matches(self.model, seat_model(start, d.seat), d.model)
+
+
+def _game_ids(store: RunStore, game: str | None) -> list[str]:
+    if game is not None:
+        return [game]
+    return [g.game_id for g in store.games()]
+
+
+def find_decisions(
+    store: RunStore, flt: DecisionFilter
+) -> Iterator[tuple[GameStart, DecisionLine]]:
+    """Matching decisions of finished games, in game order then decision order."""
+    for gid in _game_ids(store, flt.game):
+        start, decisions, _end = store.read_game(gid)
+        for d in decisions:
+            if flt.matches(start, d):
+                yield start, d
+
+
+@dataclass
+class DecisionDetail:
+    """One decision with everything needed to show it."""
+
+    start: GameStart
+    decision: DecisionLine
+    names: list[str]
+    view_markdown: str | None
+    view_source: str  # "replay", "record" or "none"
+    option_labels: list[str]
+    header: str | None
+    system_prompt: str | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game_id(self) -> str:
+        return self.start.game_id
+
+    @property
+    def seat_player(self) -> Any:
+        return next((s for s in self.start.seating if s.seat == self.decision.seat), None)
+
+
+def _record_view(d: DecisionLine, locale: str) -> str | None:
+    """The view stored in the model record (a render context or a view dict), as Markdown."""
+    view = (d.model or {}).get("view")
+    if not view:
+        return None
+    if "you" in view and "table" in view and "locale" in view:
+        try:
+            return markdown_from_context(view)
+        except Exception:  # a context from another schema version: show it raw
+            pass
+    return "```json\n" + json.dumps(view, ensure_ascii=False, indent=1) + "\n```"
+
+
+def _details_for_game(
+    start: GameStart,
+    decisions: list[DecisionLine],
+    wanted: list[DecisionLine],
+    locale: str,
+    prompts: dict[str, str],
+) -> list[DecisionDetail]:
+    names = seat_names(start)
+    by_index = {d.index: d for d in wanted}
+    out: dict[int, DecisionDetail] = {}
+    last = max(by_index)
+    try:
+        for step in replay_steps(start, decisions):
+            d = step.decision
+            if d is None or d.index > last:
+                break
+            if d.index not in by_index:
+                continue
+            p = step.game.pending
+            if p is None or p.seat != d.seat or p.option_ids != d.options:
+                break  # the record diverges here: use the stored view from now on
+            view = build_view(step.game, d.seat, since=step.seen[d.seat])
+            ctx = view_context(view, names, locale)
+            dec = ctx["decision"] or {}
+            out[d.index] = DecisionDetail(
+                start=start,
+                decision=d,
+                names=names,
+                view_markdown=markdown_from_context(ctx),
+                view_source="replay",
+                option_labels=[o["label"] for o in dec.get("options", [])],
+                header=dec.get("header"),
+                system_prompt=None,
+            )
+    except EngineError:
+        pass
+    result = []
+    for d in wanted:
+        detail = out.get(d.index)
+        if detail is None:
+            md = _record_view(d, locale)
+            detail = DecisionDetail(
+                start=start,
+                decision=d,
+                names=names,
+                view_markdown=md,
+                view_source="record" if md else "none",
+                option_labels=list(d.options),
+                header=None,
+                system_prompt=None,
+            )
+        sha = (d.model or {}).get("system_prompt_sha256")
+        if sha:
+            detail.system_prompt = prompts.get(sha)
+        result.append(detail)
+    return result
+
+
+def inspect_decisions(
+    store: RunStore,
+    flt: DecisionFilter,
+    *,
+    limit: int | None = None,
+    locale: str = "en",
+) -> tuple[list[DecisionDetail], int]:
+    """The first ``limit`` matching decisions with their views, and how many matched in all."""
+    prompts = {p["sha256"]: p["text"] for p in store.system_prompts()}
+    details: list[DecisionDetail] = []
+    total = 0
+    for gid in _game_ids(store, flt.game):
+        start, decisions, _end = store.read_game(gid)
+        matched = [d for d in decisions if flt.matches(start, d)]
+        total += len(matched)
+        room = None if limit is None else limit - len(details)
+        if room is not None and room <= 0:
+            continue
+        take = matched if room is None else matched[:room]
+        if take:
+            details.extend(_details_for_game(start, decisions, take, locale, prompts))
+    return details, total
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+@lru_cache(maxsize=1)
+def _text_env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(REPORT_TEMPLATES),
+        undefined=StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["indent_block"] = lambda text, n=4: "\n".join(
+        (" " * n + line) if line else "" for line in str(text).splitlines()
+    )
+    return env
+
+
+def decision_json(detail: DecisionDetail) -> dict[str, Any]:
+    """Everything about one decision as a JSON-ready dict."""
+    d = detail.decision
+    sp = detail.seat_player
+    return {
+        "run": detail.start.run,
+        "game_id": detail.game_id,
+        "index": d.index,
+        "event_index": d.event_index,
+        "seat": d.seat,
+        "name": detail.names[d.seat] if 0 <= d.seat < len(detail.names) else None,
+        "player": d.player,
+        "player_kind": sp.kind if sp else None,
+        "model": sp.model if sp else None,
+        "role": d.role,
+        "decision_kind": d.decision_kind,
+        "header": detail.header,
+        "options": [
+            {"id": o, "label": lab} for o, lab in zip(d.options, detail.option_labels, strict=False)
+        ],
+        "chosen": d.chosen,
+        "fallback": d.fallback,
+        "error": d.error,
+        "invalid": is_invalid(d),
+        "latency_s": d.latency_s,
+        "view_source": detail.view_source,
+        "view_markdown": detail.view_markdown,
+        "system_prompt": detail.system_prompt,
+        "model_record": d.model,
+    }
+
+
+def render_decisions_text(details: Iterable[DecisionDetail]) -> str:
+    """All details as text; each distinct system prompt is printed in full once."""
+    template = _text_env().get_template("decision.txt.j2")
+    shown: set[str] = set()
+    parts = []
+    for detail in details:
+        d = detail.decision
+        m = d.model or {}
+        sha = m.get("system_prompt_sha256")
+        first = bool(sha) and sha not in shown
+        if sha:
+            shown.add(sha)
+        options = [
+            {"n": i, "id": o, "label": lab if lab != o else None, "chosen": o == d.chosen}
+            for i, (o, lab) in enumerate(
+                zip(
+                    d.options,
+                    detail.option_labels + d.options[len(detail.option_labels) :],
+                    strict=False,
+                ),
+                1,
+            )
+        ]
+        parts.append(
+            template.render(
+                g=detail,
+                d=d,
+                sp=detail.seat_player,
+                name=detail.names[d.seat] if 0 <= d.seat < len(detail.names) else f"seat {d.seat}",
+                options=options,
+                m=m or None,
+                invalid=is_invalid(d),
+                show_system=first,
+                system_sha=sha,
+            )
+        )
+    return "".join(p if p.endswith("\n") else p + "\n" for p in parts)

@@ -1,0 +1,233 @@
+"""League summary for the HTML report, from ``games.jsonl`` alone, in pure Python (no pandas).
+
+* win rate per player × role (every seat of every game is one result for its role, so a player
+  sitting at two seats of a game counts twice), with its 95 % Wilson interval;
+* per player: seat-games, decisions, fallbacks by reason and per decision, invalid model answers
+  per model call, tokens, cost per seat-game and per decision, latency per decision;
+* per table (seats × mode): games and wins of each side.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.records import GameRecord
+
+__all__ = [
+    "ROLE_ORDER",
+    "PlayerRates",
+    "RoleRate",
+    "Summary",
+    "TableSides",
+    "summarize",
+    "wilson",
+]
+
+ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_agent")
+FALLBACK_REASONS: tuple[str, ...] = ("timeout", "error", "invalid_answer")
+Z95 = 1.959963984540054
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of ``k`` successes in ``n`` trials; ``(0, 1)`` when ``n == 0``."""
+    if not 0 <= k <= n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+@dataclass(frozen=True)
+class RoleRate:
+    player: str
+    role: str
+    games: int  # seat-games
+    wins: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+
+@dataclass
+class PlayerRates:
+    player: str
+    kind: str
+    model: str | None
+    games: int = 0  # seat-games
+    wins: int = 0
+    decisions: int = 0
+    fallbacks: Counter[str] = field(default_factory=Counter)
+    invalid_answers: int = 0
+    model_calls: int = 0
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def fallback_total(self) -> int:
+        return sum(self.fallbacks.values())
+
+    @property
+    def fallback_rate(self) -> float:
+        return self.fallback_total / self.decisions if self.decisions else 0.0
+
+    @property
+    def invalid_rate(self) -> float:
+        return self.invalid_answers / self.model_calls if self.model_calls else 0.0
+
+    @property
+    def cost_per_game(self) -> float:
+        return self.cost_usd / self.games if self.games else 0.0
+
+    @property
+    def cost_per_decision(self) -> float:
+        return self.cost_usd / self.decisions if self.decisions else 0.0
+
+    @property
+    def latency_per_decision(self) -> float:
+        return self.latency_s / self.decisions if self.decisions else 0.0
+
+
+@dataclass
+class TableSides:
+    seats: int
+    mode: str
+    games: int = 0
+    sides: Counter[str] = field(default_factory=Counter)
+    rounds: int = 0
+    decisions: int = 0
+
+
+@dataclass
+class Summary:
+    run: str
+    games: int
+    decisions: int
+    fallbacks: int
+    cost_usd: float
+    input_tokens: int
+    output_tokens: int
+    duration_s: float
+    players: list[PlayerRates]
+    role_rates: list[RoleRate]
+    tables: list[TableSides]
+    roles: list[str]
+    config: dict[str, Any] | None = None
+
+    @property
+    def has_models(self) -> bool:
+        return any(p.kind == "model" for p in self.players)
+
+
+def _role_key(role: str) -> tuple[int, str]:
+    return (ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER), role)
+
+
+def _config_players(config: dict[str, Any] | None) -> list[str]:
+    if not config:
+        return []
+    return [str(p.get("name")) for p in config.get("players", []) if isinstance(p, dict)]
+
+
+def load_config(run_dir: Path) -> dict[str, Any] | None:
+    """The run's resolved ``config.json``, or ``None`` when missing or unreadable."""
+    path = Path(run_dir) / "config.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def summarize(
+    run: str, games: Sequence[GameRecord] | Iterable[GameRecord], config: dict[str, Any] | None
+) -> Summary:
+    """Every figure of the report's summary, computed from the game records."""
+    games = list(games)
+    players: dict[str, PlayerRates] = {}
+    for name in _config_players(config):
+        spec = next(p for p in config["players"] if p.get("name") == name)  # type: ignore[index]
+        model = spec.get("model")
+        label = f"{model.get('provider')}/{model.get('model')}" if isinstance(model, dict) else None
+        players[name] = PlayerRates(name, str(spec.get("kind", "?")), label)
+    cells: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    tables: dict[tuple[int, str], TableSides] = {}
+    for g in games:
+        t = tables.setdefault((g.seats, g.mode), TableSides(g.seats, g.mode))
+        t.games += 1
+        t.sides[g.winning_side] += 1
+        t.rounds += g.rounds
+        t.decisions += g.decisions
+        for o in g.seat_outcomes:
+            p = players.get(o.player)
+            if p is None:
+                p = players[o.player] = PlayerRates(o.player, o.kind, o.model)
+            if p.model is None and o.model:
+                p.model = o.model
+            p.games += 1
+            p.wins += int(o.won)
+            p.decisions += o.decisions
+            p.fallbacks.update(o.fallbacks)
+            p.invalid_answers += o.invalid_answers
+            p.model_calls += o.model_calls
+            p.input_tokens += o.input_tokens
+            p.cached_input_tokens += o.cached_input_tokens
+            p.output_tokens += o.output_tokens
+            p.reasoning_tokens += o.reasoning_tokens
+            p.cost_usd += o.cost_usd
+            p.latency_s += o.latency_s
+            cell = cells[(o.player, o.role)]
+            cell[0] += 1
+            cell[1] += int(o.won)
+    roles = sorted({role for _, role in cells}, key=_role_key)
+    order = {name: i for i, name in enumerate(players)}
+    role_rates = [
+        RoleRate(player, role, n, k)
+        for (player, role), (n, k) in sorted(
+            cells.items(), key=lambda kv: (_role_key(kv[0][1]), order[kv[0][0]])
+        )
+    ]
+    return Summary(
+        run=run,
+        games=len(games),
+        decisions=sum(g.decisions for g in games),
+        fallbacks=sum(g.fallbacks for g in games),
+        cost_usd=sum(g.cost_usd for g in games),
+        input_tokens=sum(g.input_tokens for g in games),
+        output_tokens=sum(g.output_tokens for g in games),
+        duration_s=sum(g.duration_s for g in games),
+        players=[p for p in players.values() if p.games],
+        role_rates=role_rates,
+        tables=sorted(tables.values(), key=lambda t: (t.seats, t.mode)),
+        roles=roles,
+        config=config,
+    )
