@@ -70,8 +70,8 @@ def register_bench(bsub: Any) -> None:
     p.add_argument(
         "--overhead-games",
         type=positive_int,
-        default=4,
-        help="games played one at a time for the overhead measurement (default 4)",
+        default=8,
+        help="games played one at a time for the overhead measurement (default 8)",
     )
     p.add_argument("--workers", type=positive_int, default=None, help="processes (default: cores)")
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")

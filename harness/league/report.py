@@ -186,6 +186,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("player", "player", _text),
             ("model", "model", _text),
             ("games", "games", _int),
+            ("seats", "seat_games", _int),
             ("win rate", _with_interval(_pct, "win_rate", "win_lo", "win_hi"), None),
             ("role-adjusted (pp)", _with_interval(_pp, "score", "score_lo", "score_hi"), None),
             ("ordinal", _with_interval(_num(1), "ordinal", "ordinal_lo", "ordinal_hi"), None),

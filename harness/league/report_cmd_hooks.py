@@ -63,14 +63,16 @@ def run_report(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
         raise CliError(f"cannot read run {args.run}: {_one_line(e)}") from None
-    # a pipe or a file gets wide lines rather than folded cells; a terminal keeps its width
-    console = Console() if sys.stdout.isatty() else Console(width=WIDE)
-    print_report(report, console)
-    if not args.no_save:
+    out = None
+    if not args.no_save:  # files first: a closed pipe (``| head``) must not lose them
         try:
             out = save_report(report)
         except OSError as e:
             raise CliError(f"cannot write the report: {_one_line(e)}") from None
+    # a pipe or a file gets wide lines rather than folded cells; a terminal keeps its width
+    console = Console() if sys.stdout.isatty() else Console(width=WIDE)
+    print_report(report, console)
+    if out is not None:
         console.print(f"saved: {out}/summary.csv, one CSV per table, {out}/report.md")
     return 0
 

@@ -7,6 +7,7 @@ import csv
 from pathlib import Path
 
 import pytest
+import yaml
 
 from harness.cli.main import main
 from harness.league.report import build_report
@@ -104,3 +105,35 @@ def test_bad_run_folder_is_one_line_exit_2(
     err = capsys.readouterr().err
     assert err.startswith("bangarena: error: ") and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_report_of_a_model_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A model seat against the instant local server: its calls, tokens and cost reach the
+    rates table from the records."""
+    from harness.league.instant_server import InstantServer
+
+    with InstantServer() as server:
+        cfg = tmp_path / "model.yaml"
+        model = {"provider": "openai", "model": "instant", "base_url": server.base_url,
+                 "price": {"input": 1.0, "output": 2.0}}  # fmt: skip
+        config = {
+            "name": "withmodel",
+            "players": [
+                {"name": "fast", "kind": "model", "model": model},
+                {"name": "rulebot", "kind": "bot"},
+            ],
+            "tables": [{"seats": [4], "modes": ["classic"]}],
+            "games_per_table": 2,
+        }
+        cfg.write_text(yaml.safe_dump(config), encoding="utf-8")
+        out_dir = tmp_path / "out"
+        assert main(["league", "run", str(cfg), "--output", str(out_dir), "--no-progress"]) == 0
+    assert server.served and server.served > 0
+    capsys.readouterr()
+    assert main(["league", "report", str(out_dir / "withmodel"), "--bootstrap", "5"]) == 0
+    assert "openai/instant" in capsys.readouterr().out
+    rates = build_report(out_dir / "withmodel", bootstrap=0).rates.set_index("player")
+    fast = rates.loc["fast"]
+    assert fast["model_calls"] == server.served and fast["fallback_rate"] == 0.0
+    assert fast["tokens_per_game"] > 0 and fast["cost_per_game_usd"] > 0
+    assert rates.loc["rulebot", "cost_usd"] == 0.0

@@ -1,0 +1,259 @@
+"""``bangarena ask`` — show one model one sample decision and print everything that happened.
+
+The sample is deterministic: a classic game dealt from ``--seed`` is advanced with seeded random
+moves to a decision with more than one option (which one also follows from the seed), and that
+seat's :class:`~harness.agents.model_seat.ModelSeat` is asked once.  The command prints the size
+of the system prompt, the decision prompt, each attempt's raw answer (and reasoning), the parsed
+choice or the failure kind, retries, tokens, latency and cost.
+
+Exit codes: 0 the model gave a valid answer; 1 the seat fell back; 2 bad arguments or a fatal
+provider error (bad key, unknown model), reported on one line.  API keys are read from the
+environment variable named by ``--api-key-env`` (or the provider's usual one) and never printed.
+
+Wire-up: ``harness/cli/main.py`` lists this module in ``COMMANDS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from pydantic import ValidationError
+
+from harness.agents.decision_record import ModelDecisionRecord, sha256_text
+from harness.agents.llm_agent import FatalModelError
+from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
+from harness.agents.providers import ANSWER_MODES
+from harness.engine import Game, SeatView, build_view
+from harness.engine.roles import MAX_SEATS, MIN_SEATS
+from harness.views.names import LOCALES, default_names
+
+from .errors import CliError
+
+TRANSIENT_KINDS = frozenset({"timeout", "rate_limit", "server_error", "connection_error"})
+SAMPLE_MODE = "classic"
+SAMPLE_MAX_START = 40  # the sample decision is the first multi-option one at or after this step
+
+
+def register(sub: Any) -> None:
+    """Add ``ask`` to the top-level sub-parser group."""
+    p = sub.add_parser(
+        "ask",
+        help="show a model one sample decision: prompt, raw answer, parsed choice, tokens, cost",
+        description="Builds a deterministic sample decision (a seeded game advanced to a decision "
+        "with several options) and asks the model once. Exit 0: valid answer; 1: fell back; "
+        "2: bad arguments or a fatal provider error. Keys come only from environment variables.",
+    )
+    p.add_argument("--provider", required=True, choices=get_args(ProviderName))
+    p.add_argument("--model", required=True, help="model name (litellm: e.g. openai/gpt-4o-mini)")
+    p.add_argument("--base-url", default=None, help="server URL (local or compatible servers)")
+    p.add_argument(
+        "--api-key-env",
+        default=None,
+        metavar="NAME",
+        help="NAME of the environment variable holding the API key (default: the provider's)",
+    )
+    p.add_argument("--answer-mode", choices=ANSWER_MODES, default=None,
+                   help="default: the provider's (openai/litellm json_schema, anthropic tool); "
+                   "llama.cpp servers: json_object or grammar")  # fmt: skip
+    p.add_argument("--seed", type=int, default=1, help="deal and sample seed (default 1)")
+    p.add_argument("--seats", type=_seats, default=4, help=f"{MIN_SEATS}..{MAX_SEATS} (default 4)")
+    p.add_argument("--locale", choices=LOCALES, default="en")
+    p.add_argument(
+        "--param",
+        type=_param,
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="call parameter, repeatable (V is read as JSON when it parses: "
+        "--param temperature=0 --param max_tokens=64)",
+    )
+    p.add_argument(
+        "--decision-seconds", type=_positive_float, default=60.0, help="deadline (default 60)"
+    )
+    p.set_defaults(func=run)
+
+
+def _seats(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not MIN_SEATS <= v <= MAX_SEATS:
+        raise argparse.ArgumentTypeError(f"seats must be {MIN_SEATS}..{MAX_SEATS}")
+    return v
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return v
+
+
+def _param(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected K=V, got {text!r}")
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A game paused at a decision with several options."""
+
+    game: Game
+    step: int  # decisions applied before this one
+    view: SeatView
+    options: tuple[str, ...]
+
+
+def sample_decision(seed: int, seats: int) -> Sample:
+    """The deterministic sample decision for ``seed``: seeded random moves up to a chosen step,
+    then the first decision with more than one option."""
+    rng = random.Random(f"ask:{seed}")
+    start = rng.randrange(SAMPLE_MAX_START)
+    while True:
+        game = Game.new(seats, SAMPLE_MODE, seed)
+        step = 0
+        while (d := game.pending) is not None:
+            options = d.option_ids
+            if step >= start and len(options) > 1:
+                return Sample(game, step, build_view(game, d.seat), tuple(options))
+            game.apply(options[rng.randrange(len(options))])
+            step += 1
+        start = 0  # the game ended first: take an earlier decision of a fresh deal
+
+
+def build_spec(args: argparse.Namespace) -> ModelSpec:
+    """The spec from the arguments; invalid values become a one-line :class:`CliError`."""
+    try:
+        return ModelSpec(
+            provider=args.provider,
+            model=args.model,
+            base_url=args.base_url,
+            api_key_env=args.api_key_env,
+            answer_mode=args.answer_mode,
+            params=dict(args.param),
+            decision_seconds=args.decision_seconds,
+        )
+    except ValidationError as e:
+        raise CliError(validation_summary(e)) from None
+
+
+def validation_summary(error: ValidationError) -> str:
+    """``field: message; ...`` on one line (input values are never included)."""
+    parts = []
+    for item in error.errors(include_input=False, include_url=False):
+        where = ".".join(str(x) for x in item["loc"]) or "spec"
+        parts.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
+    return "; ".join(parts)
+
+
+async def ask(
+    spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
+) -> tuple[ModelDecisionRecord, str]:
+    """Ask ``spec``'s model the sample decision; returns the record and the system prompt."""
+    records: list[ModelDecisionRecord] = []
+    systems: list[str] = []
+    seat_index = sample.view.viewer
+    seat = build_model_seat(
+        spec,
+        names[seat_index],
+        names,
+        locale,
+        record_sink=records.append,
+        system_prompt_sink=lambda _sha, text: systems.append(text),
+    )
+    try:
+        seat.new_game(f"ask-{sample.game.seed}", seat_index, sample.game.seed)
+        await seat.choose(sample.view, sample.options)
+    finally:
+        await seat.aclose()
+    return records[-1], systems[-1]
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = build_spec(args)
+    names = default_names(args.seats)
+    sample = sample_decision(args.seed, args.seats)
+    try:
+        record, system = asyncio.run(ask(spec, sample, names, args.locale))
+    except FatalModelError as e:
+        raise CliError(str(e)) from None
+    except ImportError as e:
+        raise CliError(f"{spec.provider} provider unavailable: {e}") from None
+    print_report(spec, sample, names, record, system)
+    return 0 if record.fallback is None else 1
+
+
+def _estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+def print_report(
+    spec: ModelSpec,
+    sample: Sample,
+    names: Sequence[str],
+    record: ModelDecisionRecord,
+    system: str,
+) -> None:
+    """Print the decision, every attempt and the outcome."""
+    view = sample.view
+    kind = view.pending.kind if view.pending else "?"
+    print(f"model: {spec.label} (answer mode {record.answer_mode})")
+    print(
+        f"sample: seed {sample.game.seed}, {view.n_seats} seats, decision {sample.step + 1}: "
+        f"{names[view.viewer]} ({view.role}), kind {kind}, {len(sample.options)} options"
+    )
+    print(
+        f"system prompt: {len(system):,} chars (~{_estimate_tokens(system):,} tokens), "
+        f"sha256 {sha256_text(system)[:16]}"
+    )
+    prompt = record.messages[0]["content"] if record.messages else ""
+    print("--- decision prompt ---")
+    print(prompt.rstrip("\n"))
+    for i, attempt in enumerate(record.attempts, 1):
+        print(f"--- attempt {i} ---")
+        if attempt.tool_arguments is not None:
+            print(f"tool arguments: {attempt.tool_arguments}")
+        if attempt.raw_text is not None or attempt.tool_arguments is None:
+            print(f"raw answer: {attempt.raw_text if attempt.raw_text is not None else '(none)'}")
+        if attempt.reasoning:
+            print(f"reasoning: {attempt.reasoning}")
+        verdict = "valid" if attempt.error_kind is None else attempt.error_kind
+        detail = f": {attempt.error_message}" if attempt.error_message else ""
+        print(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s)")
+    print("--- result ---")
+    if record.fallback is None:
+        reason = f"  (reason: {record.reason})" if record.reason else ""
+        print(f"parsed choice: {record.chosen}{reason}")
+    else:
+        last = record.attempts[-1].error_kind if record.attempts else None
+        print(
+            f"failure: {record.fallback} (last attempt: {last or 'none'}); "
+            f"fallback {record.fallback_policy} chose {record.chosen}"
+        )
+    kinds = [a.error_kind for a in record.attempts]
+    retries = sum(1 for k in kinds[:-1] if k in TRANSIENT_KINDS)
+    corrections = sum(1 for k in kinds[:-1] if k in ("unparseable", "illegal_option"))
+    print(f"attempts: {len(kinds)} (retries after errors: {retries}, corrections: {corrections})")
+    print(
+        f"tokens: input {record.input_tokens:,} (cached {record.cached_input_tokens:,}), "
+        f"output {record.output_tokens:,} (reasoning {record.reasoning_tokens:,})"
+    )
+    print(f"latency: {record.latency_s:.3f} s")
+    cost = "unknown (no price for this model)" if record.cost_usd is None else f"${record.cost_usd:.6f}"
+    print(f"cost: {cost}")
