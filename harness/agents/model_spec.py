@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -41,6 +41,9 @@ from .providers.litellm_provider import LiteLLMProvider
 from .providers.openai_provider import OpenAIProvider
 from .response_cache import ResponseCache
 
+if TYPE_CHECKING:
+    from .rulebot import RuleBot
+
 __all__ = ["ModelPriceSpec", "ModelSpec", "ProviderName", "build_model_seat", "build_provider"]
 
 ProviderName = Literal["openai", "anthropic", "litellm"]
@@ -53,9 +56,22 @@ _PROVIDER_CLASSES: dict[str, type[Provider]] = {
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Request fields the harness sets itself (or that would carry credentials): not call parameters.
 RESERVED_PARAMS = frozenset(
-    {"model", "messages", "system", "tools", "tool_choice", "response_format", "timeout",
-     "stream", "api_key", "api_base", "base_url", "num_retries", "max_retries"}
-)  # fmt: skip
+    {
+        "model",
+        "messages",
+        "system",
+        "tools",
+        "tool_choice",
+        "response_format",
+        "timeout",
+        "stream",
+        "api_key",
+        "api_base",
+        "base_url",
+        "num_retries",
+        "max_retries",
+    }
+)
 
 
 class ModelPriceSpec(BaseModel):
@@ -190,7 +206,7 @@ def _simplest(view: SeatView, options: Sequence[str]) -> str:
 class _AutopilotModelSeat(ModelSeat):
     """A model seat whose fallback is its own rule bot, shown every view the seat gets."""
 
-    def __init__(self, name: str, llm: LLMAgent, autopilot: Any, **kwargs: Any) -> None:
+    def __init__(self, name: str, llm: LLMAgent, autopilot: RuleBot, **kwargs: Any) -> None:
         super().__init__(name, llm, **kwargs)
         self.autopilot = autopilot
 
@@ -223,10 +239,10 @@ def build_model_seat(
     :class:`FatalModelError` when the provider cannot be set up (no API key).
     """
     llm_provider = provider if provider is not None else build_provider(spec)
-    autopilot = None
+    autopilot: RuleBot | None = None
     fallback: Fallback = _simplest
     if spec.fallback == "autopilot":
-        from .rulebot import RuleBot
+        from .rulebot import RuleBot  # imported on use: only autopilot seats need the bot
 
         autopilot = RuleBot(f"{name} (autopilot)")
         fallback = autopilot.decide

@@ -38,6 +38,11 @@ class TableResult:
         return self.game.winners
 
 
+class GameDidNotEnd(RuntimeError):
+    """A game passed its decision limit: typically every seat is falling back to the R-5 move
+    (which never attacks), e.g. when a provider keeps failing."""
+
+
 DecisionHook = Callable[[Game, SeatView, Decided], Awaitable[None] | None]
 
 
@@ -50,7 +55,7 @@ async def play_game(
     policy: FallbackPolicy = "simplest",
     autopilots: Sequence[Agent] | None = None,
     on_decision: DecisionHook | None = None,
-    max_decisions: int = 100_000,
+    max_decisions: int = 20_000,
 ) -> TableResult:
     """Run ``game`` to the end.  ``autopilots[i]`` (a rule bot) decides for seat i on fallback
     when ``policy`` is ``autopilot``."""
@@ -91,5 +96,9 @@ async def play_game(
                 await r
         game.apply(decided.option)
     else:
-        raise RuntimeError(f"game {game_id} did not end within {max_decisions} decisions")
+        fallbacks = sum(sum(st.fallbacks.values()) for st in stats)
+        raise GameDidNotEnd(
+            f"game {game_id} did not end within {max_decisions} decisions "
+            f"({fallbacks} of them fallbacks)"
+        )
     return TableResult(game, stats)

@@ -33,6 +33,7 @@ from harness.engine import Game, SeatView, build_view
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
 
+from .args import seat_count
 from .errors import CliError
 
 TRANSIENT_KINDS = frozenset({"timeout", "rate_limit", "server_error", "connection_error"})
@@ -58,11 +59,17 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help="NAME of the environment variable holding the API key (default: the provider's)",
     )
-    p.add_argument("--answer-mode", choices=ANSWER_MODES, default=None,
-                   help="default: the provider's (openai/litellm json_schema, anthropic tool); "
-                   "llama.cpp servers: json_object or grammar")  # fmt: skip
+    p.add_argument(
+        "--answer-mode",
+        choices=ANSWER_MODES,
+        default=None,
+        help="default: the provider's (openai/litellm json_schema, anthropic tool); "
+        "llama.cpp servers: json_object or grammar",
+    )
     p.add_argument("--seed", type=int, default=1, help="deal and sample seed (default 1)")
-    p.add_argument("--seats", type=_seats, default=4, help=f"{MIN_SEATS}..{MAX_SEATS} (default 4)")
+    p.add_argument(
+        "--seats", type=seat_count, default=4, help=f"{MIN_SEATS}..{MAX_SEATS} (default 4)"
+    )
     p.add_argument("--locale", choices=LOCALES, default="en")
     p.add_argument(
         "--param",
@@ -77,16 +84,6 @@ def register(sub: Any) -> None:
         "--decision-seconds", type=_positive_float, default=60.0, help="deadline (default 60)"
     )
     p.set_defaults(func=run)
-
-
-def _seats(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not MIN_SEATS <= v <= MAX_SEATS:
-        raise argparse.ArgumentTypeError(f"seats must be {MIN_SEATS}..{MAX_SEATS}")
-    return v
 
 
 def _positive_float(text: str) -> float:
@@ -255,5 +252,9 @@ def print_report(
         f"output {record.output_tokens:,} (reasoning {record.reasoning_tokens:,})"
     )
     print(f"latency: {record.latency_s:.3f} s")
-    cost = "unknown (no price for this model)" if record.cost_usd is None else f"${record.cost_usd:.6f}"
+    cost = (
+        "unknown (no price for this model)"
+        if record.cost_usd is None
+        else f"${record.cost_usd:.6f}"
+    )
     print(f"cost: {cost}")

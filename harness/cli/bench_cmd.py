@@ -13,7 +13,7 @@ from typing import Any
 from harness.engine import Game
 from harness.engine.roles import MODES
 
-from . import bots_bench_cmd, league_bench_cmd
+from . import bots_bench_cmd, league_bench_cmd, llm_bench_cmd
 from .args import positive_int, seat_count
 
 
@@ -31,6 +31,7 @@ def register(sub: Any) -> None:
     e.set_defaults(func=run_engine)
     bots_bench_cmd.register_bench(bsub)
     league_bench_cmd.register_bench(bsub)
+    llm_bench_cmd.register_bench(bsub)
 
 
 def play_random_games(games: int, seats: int, mode: str, seed: int) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from harness.agents import Decided
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.model_spec import ModelSpec, build_model_seat
+from harness.agents.model_spec import ModelPriceSpec, ModelSpec, build_model_seat
 from harness.agents.providers import (
     ANSWER_MODES,
     AnswerMode,
@@ -39,7 +39,9 @@ from harness.agents.providers import (
 )
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
-from harness.views.names import default_names
+from harness.views.names import LOCALES, default_names
+
+from .args import positive_int, seat_count
 
 TARGET_MEDIAN_MS = 5.0
 INSTANT = "instant"
@@ -54,22 +56,16 @@ def register_bench(bsub: Any) -> None:
         description="Plays games of model seats against an instant in-process provider and "
         "times everything the harness does around the model call; ends with one JSON line.",
     )
-    p.add_argument("--decisions", type=_positive, default=500,
-                   help="model decisions to measure (default 500)")  # fmt: skip
-    p.add_argument("--seats", type=int, choices=range(4, 8), default=4, metavar="4..7")
+    p.add_argument(
+        "--decisions",
+        type=positive_int,
+        default=500,
+        help="model decisions to measure (default 500)",
+    )
+    p.add_argument("--seats", type=seat_count, default=4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--locale", choices=("en", "ru"), default="en")
+    p.add_argument("--locale", choices=LOCALES, default="en")
     p.set_defaults(func=run_llm)
-
-
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
 
 
 class InstantProvider(Provider):
@@ -99,10 +95,8 @@ class InstantProvider(Provider):
         return reply
 
 
-register_provider(INSTANT, InstantProvider)
-
-
 def _instant(seed: int) -> InstantProvider:
+    register_provider(INSTANT, InstantProvider)  # registered when the benchmark runs
     provider = get_provider(INSTANT, seed=seed)
     if not isinstance(provider, InstantProvider):
         raise RuntimeError(f"provider {INSTANT!r} is registered to something else")
@@ -117,7 +111,9 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 async def _measure(decisions: int, seats: int, seed: int, locale: str) -> dict[str, Any]:
     names = default_names(seats)
-    spec = ModelSpec(provider="openai", model="instant", price={"input": 1.0, "output": 2.0})
+    spec = ModelSpec(
+        provider="openai", model="instant", price=ModelPriceSpec(input=1.0, output=2.0)
+    )
     sink = io.StringIO()
     written = 0
 
@@ -143,12 +139,16 @@ async def _measure(decisions: int, seats: int, seed: int, locale: str) -> dict[s
 
     games = 0
     t0 = time.perf_counter()
-    while len(samples) < decisions:
-        game = Game.new(seats, MODE, seed + games)
-        await play_game(game, agents, game_id=f"bench-{games}", on_decision=on_decision)
-        games += 1
-        if not counting:  # the first game warms up templates and caches
-            counting, games, t0 = True, 0, time.perf_counter()
+    try:
+        while len(samples) < decisions:
+            game = Game.new(seats, MODE, seed + games)
+            await play_game(game, agents, game_id=f"bench-{games}", on_decision=on_decision)
+            games += 1
+            if not counting:  # the first game warms up templates and caches
+                counting, games, t0 = True, 0, time.perf_counter()
+    finally:
+        for agent in agents:
+            await agent.aclose()
     elapsed = time.perf_counter() - t0
     measured = samples[:decisions]
     return {

@@ -11,6 +11,7 @@ from typing import NoReturn
 from harness.engine import EngineError
 
 from . import (
+    ask_cmd,
     balance_cmd,
     bench_cmd,
     inspect_cmd,
@@ -30,6 +31,7 @@ COMMANDS = (
     replay_cmd,
     inspect_cmd,
     play_cmd,
+    ask_cmd,
     position_cmd,
     rules_cmd,
     prompt_stats_cmd,

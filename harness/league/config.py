@@ -41,7 +41,7 @@ class PlayerConfig(_Strict):
 
 class TableConfig(_Strict):
     seats: list[int] = Field(min_length=1)
-    modes: list[Mode] = Field(default_factory=lambda: ["classic"], min_length=1)
+    modes: list[Mode] = Field(default_factory=lambda: list[Mode](["classic"]), min_length=1)
 
     @field_validator("seats")
     @classmethod

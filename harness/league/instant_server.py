@@ -129,7 +129,8 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, st
                     headers[key.strip().lower()] = value.strip()
             length = int(headers.get("content-length") or 0)
             raw = await reader.readexactly(length) if length else b""
-            status, payload = 404, {"error": {"message": f"no route {method} {path}"}}
+            status = 404
+            payload: dict[str, Any] = {"error": {"message": f"no route {method} {path}"}}
             route = path.split("?", 1)[0].rstrip("/")
             if method == "GET" and route.endswith("/models"):
                 status = 200

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.seat import FatalSeatError
+from harness.agents.table import GameDidNotEnd
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
 
 from .config import LeagueConfig, parse_config
@@ -209,7 +210,7 @@ class LeagueRunner:
                 try:
                     out = await play_scheduled(spec, self.config, self.config.name,
                                                self.model_seats.seat)  # fmt: skip
-                except FatalSeatError as e:
+                except (FatalSeatError, GameDidNotEnd) as e:
                     if not self.stop_reason:
                         self.stop_reason = f"stopped: {e}"
                     stop_all()

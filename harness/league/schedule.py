@@ -40,12 +40,12 @@ def deal_seed(base_seed: int, seats: int, mode: str, deal: int) -> int:
 def build_schedule(config: LeagueConfig) -> list[GameSpec]:
     players = [p.name for p in config.players]
     out: list[GameSpec] = []
-    cells: list[tuple[int, str]] = []
+    cells: list[tuple[int, str]] = []  # (seats, mode)
     for table in config.tables:
         for seats in table.seats:
-            for mode in table.modes:
-                if (seats, mode) not in cells:
-                    cells.append((seats, mode))
+            for mode_name in table.modes:
+                if (seats, mode_name) not in cells:
+                    cells.append((seats, mode_name))
     for seats, mode in cells:
         per_deal = seats if config.paired else 1
         for g in range(config.games_per_table):

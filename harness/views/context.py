@@ -80,7 +80,7 @@ def view_context(
             "header": decision_header(pv.kind, pv.context, view, names, locale),
             "options": options,
         }
-    knowledge = []
+    knowledge: list[dict[str, Any]] = []
     if view.marshal_pair:
         a, b = view.marshal_pair
         knowledge.append({"kind": "marshal_pair", "seats": [a, b], "names": [names[a], names[b]]})

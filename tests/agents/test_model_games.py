@@ -85,8 +85,9 @@ def play(spec: ModelSpec, played: Played | None = None, hook: Hook | None = None
 
     async def go() -> None:
         seats = [
-            build_model_seat(spec, NAMES[i], NAMES, "en", out.records.append,
-                             out.system_prompts.__setitem__)  # fmt: skip
+            build_model_seat(
+                spec, NAMES[i], NAMES, "en", out.records.append, out.system_prompts.__setitem__
+            )
             for i in range(SEATS)
         ]
         try:
@@ -129,7 +130,10 @@ def test_whole_game_every_seat_a_model(backend: Backend) -> None:
         record = decided.record
         index[view.viewer] += 1
         assert (record.game_id, record.seat, record.decision_index) == (
-            "model-game", view.viewer, index[view.viewer])  # fmt: skip
+            "model-game",
+            view.viewer,
+            index[view.viewer],
+        )
         assert (record.player, record.role) == (NAMES[view.viewer], view.role)
         assert record.decision_kind == view.pending.kind and record.options == list(_options(view))
         assert record.view is not None and record.view["you"]["name"] == NAMES[view.viewer]
@@ -306,22 +310,26 @@ def _errors(**kwargs: Any) -> list[tuple[str, str]]:
 
 
 def test_spec_field_errors_are_clear() -> None:
-    (loc, msg), = _errors(provider="openai", model="m", api_key_env="sk-live-abc123")  # fmt: skip
+    ((loc, msg),) = _errors(provider="openai", model="m", api_key_env="sk-live-abc123")
     assert loc == "api_key_env" and "NAME of an environment variable" in msg
-    (loc, msg), = _errors(provider="anthropic", model="m", answer_mode="grammar")  # fmt: skip
+    ((loc, msg),) = _errors(provider="anthropic", model="m", answer_mode="grammar")
     assert loc == "answer_mode" and "not supported by provider 'anthropic'" in msg
-    (loc, msg), = _errors(provider="openai", model="m", params={"api_key": "sk-x"})  # fmt: skip
+    ((loc, msg),) = _errors(provider="openai", model="m", params={"api_key": "sk-x"})
     assert loc == "params" and "api_key" in msg
     locs = {loc for loc, _ in _errors(provider="vertex", model="", colour="red", backoff=-1)}
     assert locs == {"provider", "model", "colour", "backoff"}
-    (loc, _), = _errors(provider="openai", model="m", fallback="random")  # fmt: skip
+    ((loc, _),) = _errors(provider="openai", model="m", fallback="random")
     assert loc == "fallback"
 
 
 def test_spec_defaults_and_provider_settings() -> None:
-    spec = ModelSpec(provider="litellm", model="openai/x", base_url="http://127.0.0.1:1/v1",
-                     api_key_env="MY_KEY")  # fmt: skip
-    assert spec.provider_settings() == {"api_base": "http://127.0.0.1:1/v1", "api_key_env": "MY_KEY"}
+    spec = ModelSpec(
+        provider="litellm", model="openai/x", base_url="http://127.0.0.1:1/v1", api_key_env="MY_KEY"
+    )
+    assert spec.provider_settings() == {
+        "api_base": "http://127.0.0.1:1/v1",
+        "api_key_env": "MY_KEY",
+    }
     assert (spec.max_corrections, spec.retry_budget, spec.backoff) == (1, 4, 0.5)
     assert (spec.fallback, spec.decision_seconds, spec.cache_dir) == ("simplest", 60.0, None)
     assert spec.effective_answer_mode() == "json_schema"

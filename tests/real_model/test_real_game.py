@@ -102,12 +102,14 @@ def _check_record(view: SeatView, decided: Decided) -> None:
         if record.fallback == "invalid_answer":
             assert kinds[-1] in INVALID and len([k for k in kinds if k in INVALID]) == 2
         elif record.fallback == "timeout":
-            assert kinds == [] or kinds[-1] == "timeout" or record.latency_s > DECISION_S * 0.5
+            assert kinds[-1] == "timeout" or record.latency_s >= DECISION_S * 0.9
         else:
             assert record.fallback == "error" and kinds[-1] in TRANSIENT
 
 
-def test_real_model_plays_a_whole_game(llama_server: str, capsys: Any, record_property: Any) -> None:
+def test_real_model_plays_a_whole_game(
+    llama_server: str, capsys: Any, record_property: Any
+) -> None:
     pytest.importorskip("openai", reason="the openai SDK is not installed")
     names = default_names(SEATS)
     spec = ModelSpec(
@@ -155,9 +157,12 @@ def test_real_model_plays_a_whole_game(llama_server: str, capsys: Any, record_pr
         f"{sum(fallbacks.values())} fallbacks {dict(fallbacks)}, median latency {median:.2f} s, "
         f"{elapsed:.0f} s, winner {result.winning_side}"
     )
-    for key, value in (("decisions", len(decisions)), ("model_decisions", len(called)),
-                       ("fallbacks", sum(fallbacks.values())),
-                       ("median_latency_s", round(median, 3))):  # fmt: skip
+    for key, value in (
+        ("decisions", len(decisions)),
+        ("model_decisions", len(called)),
+        ("fallbacks", sum(fallbacks.values())),
+        ("median_latency_s", round(median, 3)),
+    ):
         record_property(key, value)
     with capsys.disabled():
         print(f"\n{summary}")
