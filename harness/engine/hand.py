@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import CARD_FACE, CARD_TYPE
+from .cards import CARD_FACE
 from .state import GameState
 
 
@@ -43,6 +43,3 @@ class HandMixin(GameState):
         """``heal:a+b`` — discard the two named cards, +1 ♥."""
         self.discard_from_hand(seat, arg.split("+"), "bonesetter")
         self.heal(seat, 1, "bonesetter")
-
-    def card_type_of(self, card: int) -> str:
-        return CARD_TYPE[card]

@@ -62,7 +62,7 @@ class PlayMixin(HandMixin):
         elif card_type == "flask":
             self.push(("heal", seat, 1, "flask"), settle)
         elif card_type == "saloon":
-            self.push(*[("heal", j, 1, "saloon") for j in self.living()[::1]], settle)
+            self.push(*[("heal", j, 1, "saloon") for j in self.living()], settle)
         elif card_type == "wagon":
             self.push(("draw_n", seat, 2, "wagon"), settle)
         elif card_type == "caravan":

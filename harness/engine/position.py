@@ -268,8 +268,8 @@ def _build(pos: Position) -> Game:
     game.stack = stack
     try:
         game.run()
-    except (TypeError, IndexError, KeyError, ValueError) as e:
-        raise PositionError(f"position field stack: cannot be resumed ({e})") from None
+    except (TypeError, IndexError, KeyError, ValueError, AssertionError) as e:
+        raise PositionError(f"position field stack: cannot be resumed ({e!r})") from None
     return game
 
 

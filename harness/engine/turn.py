@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .actions import Action
@@ -64,7 +65,7 @@ class TurnMixin(HandMixin):
             else:  # draw as usual, play nothing
                 self.stack.append(("start_draw_jailed", seat))
 
-    def _check(self, seat: int, purpose: str, success: object) -> bool | None:
+    def _check(self, seat: int, purpose: str, success: Callable[[int], bool]) -> bool | None:
         """Reveal 1 card (Lucky: 2) for a check; True if any try succeeds; None without cards."""
         tries = 2 if self.seats[seat].character == "lucky" else 1
         result: bool | None = None
@@ -72,7 +73,7 @@ class TurnMixin(HandMixin):
             c = self.reveal_check(seat, purpose)
             if c < 0:
                 break
-            ok = bool(success(c))  # type: ignore[operator]
+            ok = success(c)
             result = ok or bool(result)
         return result
 

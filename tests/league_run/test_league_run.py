@@ -163,3 +163,9 @@ def test_killed_run_resumed_equals_uninterrupted_run(tmp_path: Path) -> None:
         ea = RunStore(out_a / "kr").read_game(gid)[2].events
         eb = RunStore(out_b / "kr").read_game(gid)[2].events
         assert ea == eb
+
+
+@pytest.mark.parametrize("name", ["quickstart", "openai", "anthropic", "litellm", "local"])
+def test_example_configs_validate(name: str) -> None:
+    cfg = load_config(ROOT / "configs" / f"{name}.yaml")
+    assert cfg.name == name and build_schedule(cfg)
