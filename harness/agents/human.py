@@ -16,6 +16,11 @@ from typing import TextIO
 from harness.engine import SeatView
 
 from .base import Agent
+from .seat import FatalSeatError
+
+
+class InputClosed(FatalSeatError):
+    """The person's input ended (end of file): the game is abandoned, not auto-played."""
 
 
 class LineReader:
@@ -85,7 +90,7 @@ class HumanAgent(Agent):
             self.out.flush()
             line = await self.reader.readline()
             if line is None:
-                raise EOFError("input ended")
+                raise InputClosed("input ended")
             choice = parse_choice(line, options)
             if choice is not None:
                 return choice

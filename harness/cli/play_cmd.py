@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from harness.agents import Agent, Decided, RandomAgent
-from harness.agents.human import HumanAgent
+from harness.agents.human import HumanAgent, InputClosed
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView, filter_event, parse_action
 from harness.engine.roles import MODES
@@ -95,10 +95,14 @@ def run(args: argparse.Namespace) -> int:
         elif decided.fallback and human < 0:
             print(f"  ({names[seat]}: {decided.fallback} — fallback move {decided.option})")
 
-    result = asyncio.run(
-        play_game(game, agents, game_id=f"play-{args.seed}", timeout=args.time,
-                  on_decision=on_decision)
-    )  # fmt: skip
+    try:
+        result = asyncio.run(
+            play_game(game, agents, game_id=f"play-{args.seed}", timeout=args.time,
+                      on_decision=on_decision)
+        )  # fmt: skip
+    except InputClosed:
+        print("\nInput ended — the game is abandoned.")
+        return 0
     for e in game.events[seen:]:
         line = narrator.line(filter_event(e, human))
         if line:

@@ -1,0 +1,66 @@
+"""`bangarena play`: a person plays in the terminal (RULES.md §3 decision timer, Ruling R-5)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CMD = [sys.executable, "-m", "harness.cli.main", "play", "--seats", "4", "--seed", "3",
+       "--opponents", "random"]  # fmt: skip
+
+
+def run(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CMD, *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
+                          timeout=timeout)  # fmt: skip
+
+
+def test_person_plays_a_whole_game_by_number_and_id() -> None:
+    answers = "nonsense\n" + "end\n" + "1\n" * 600
+    p = run([], answers)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "'nonsense' is not an option: enter a number from 1 to" in out
+    assert "**Decision — Ada (you):**" in out and "Your choice (1–" in out
+    assert out.rstrip().endswith(("You win!", "You lose.", "the game is abandoned."))
+    assert "Game over" in out or "abandoned" in out
+    assert "Traceback" not in p.stderr
+
+
+def test_end_of_input_abandons_the_game_cleanly() -> None:
+    p = run([], "1\n")
+    assert p.returncode == 0
+    assert "Input ended — the game is abandoned." in p.stdout
+    assert "Traceback" not in p.stderr
+
+
+def test_timer_makes_the_simplest_move_and_says_so() -> None:
+    silent_r, silent_w = os.pipe()  # input that stays open and silent: the person never answers
+    proc = subprocess.Popen([*CMD, "--time", "0.2"], stdin=silent_r, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+    os.close(silent_r)
+    try:
+        out, err = proc.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    finally:
+        os.close(silent_w)
+    assert proc.returncode == 0, err
+    assert "⏱ Time is up — the simplest move was made for you:" in out
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_ends_cleanly() -> None:
+    proc = subprocess.Popen(CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+    time.sleep(3)  # waiting for the person's first answer
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "interrupted" in err and "Traceback" not in err
