@@ -59,6 +59,10 @@ class ModelSeats:
                 continue
             self._specs[p.name] = seat_spec(config, p.model)
 
+    def spec(self, player: str) -> ModelSpec:
+        """The model spec a player's seats use (the league's table settings applied)."""
+        return self._specs[player]
+
     def _provider(self, player: str) -> Any:
         """Built on first use (inside the run's event loop), then shared by all games."""
         if player not in self._providers:
@@ -82,7 +86,7 @@ class ModelSeats:
 
     def seat(self, player: str, seat: int, game: GameSpec) -> Agent:
         return build_model_seat(
-            self._specs[player],
+            self.spec(player),
             player,
             game.names,
             self.config.locale,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.records import GameRecord
+from harness.league.stats_basic import wilson
 
 __all__ = [
     "ROLE_ORDER",
@@ -31,23 +32,6 @@ __all__ = [
 
 ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_agent")
 FALLBACK_REASONS: tuple[str, ...] = ("timeout", "error", "invalid_answer")
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of ``k`` successes in ``n`` trials; ``(0, 1)`` when ``n == 0``."""
-    if not 0 <= k <= n:
-        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
-    return (lo, hi)
 
 
 @dataclass(frozen=True)
