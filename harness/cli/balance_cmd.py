@@ -21,8 +21,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from harness.agents.rulebot.tables import TableJob, TableOutcome, run_tables
 from harness.engine.roles import HIGH_NOON_ROUND, MAX_SEATS, MIN_SEATS, MODES, ROLES
+from harness.league.bot_tables import TableJob, TableOutcome, run_tables
 from harness.league.stats_basic import homogeneity, wilson
 from harness.paths import RESULTS_DIR
 

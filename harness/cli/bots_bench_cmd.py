@@ -17,7 +17,7 @@ import json
 import time
 from typing import Any
 
-from harness.agents.rulebot.tables import TableJob, TableOutcome, bot_speed, run_tables
+from harness.league.bot_tables import TableJob, TableOutcome, bot_speed, run_tables
 from harness.league.stats_basic import wilson
 
 from .args import positive_int

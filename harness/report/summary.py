@@ -10,15 +10,14 @@
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.records import GameRecord
 from harness.league.stats_basic import wilson
+from harness.records import GameRecord
 
 __all__ = [
     "ROLE_ORDER",

@@ -16,7 +16,6 @@ import pytest
 
 from harness.agents import Agent
 from harness.agents.rulebot import RuleBot, Suspicion
-from harness.agents.rulebot.tables import TableJob, play_table, run_tables
 from harness.agents.seat import decide
 from harness.agents.table import play_game
 from harness.engine import (
@@ -28,6 +27,7 @@ from harness.engine import (
     simplest_action,
 )
 from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES
+from harness.league.bot_tables import TableJob, play_table, run_tables
 from tests.engine.test_no_leak import redeal_hidden
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,12 +20,11 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from harness.agents.base import Agent, RandomAgent
+from harness.agents.rulebot import RuleBot
+from harness.agents.table import play_game
 from harness.engine import Game, SeatView
 from harness.engine.roles import TEAM_OF
-
-from ..base import Agent, RandomAgent
-from ..table import play_game
-from .bot import RuleBot
 
 
 @dataclass(frozen=True, slots=True)
