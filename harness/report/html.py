@@ -464,13 +464,34 @@ def _game_row(g: GameRecord, file: str) -> dict[str, Any]:
     }
 
 
+def standings(run_dir: Path) -> list[dict[str, Any]]:
+    """Ratings (openskill, bootstrap 95 % intervals) and role-adjusted scores per player, from
+    the league's own statistics (:mod:`harness.league.ratings`, :mod:`harness.league.stats`)."""
+    from harness.league.ratings import compute_ratings
+    from harness.league.stats import load_run, role_adjusted
+
+    seats = load_run(run_dir).seats
+    adjusted = {r["player"]: r for r in role_adjusted(seats).to_dict("records")}
+    out = []
+    for r in compute_ratings(seats).to_dict("records"):
+        a = adjusted.get(r["player"], {})
+        out.append({**r, "score": a.get("score"), "score_lo": a.get("ci_lo"),
+                    "score_hi": a.get("ci_hi"), "expected": a.get("expected")})  # fmt: skip
+    return out
+
+
 def render_index(
-    summary: Summary, rows: list[dict[str, Any]], locale: str, warnings: Sequence[str]
+    summary: Summary,
+    rows: list[dict[str, Any]],
+    locale: str,
+    warnings: Sequence[str],
+    ratings: Sequence[dict[str, Any]] = (),
 ) -> str:
     """The ``index.html`` text."""
     env = environment()
     return env.get_template("index.html.j2").render(
         s=summary,
+        ratings=ratings,
         chart=win_rate_chart(summary),
         games=rows,
         locale=locale,
@@ -526,7 +547,7 @@ def build_report(
             warnings.append(warn)
     rows = [_game_row(g, files[g.game_id]) for g in games]
     index = out / "index.html"
-    html = render_index(summary, rows, locale, warnings)
+    html = render_index(summary, rows, locale, warnings, standings(run) if games else [])
     index.write_text(html, encoding="utf-8")
     total += len(html.encode("utf-8"))
     return ReportResult(out, index, len(games), total, time.monotonic() - t0, warnings)

@@ -70,6 +70,10 @@ def test_report_summary_game_replay_and_model_prompt(
     assert bars.count() >= 6
     assert bars.first.locator("line").count() == 3
     assert page.locator("#game-list tbody tr").count() == len(store.games())
+    # Ratings with intervals and role-adjusted scores, one row per player.
+    players = {o.player for g in store.games() for o in g.seat_outcomes}
+    assert page.locator("#ratings-table tbody tr").count() == len(players)
+    assert "(" in page.locator("#ratings-table tbody tr").first.inner_text()
     assert not any("/games/" in u for u in requested), "game files must load on demand"
 
     # Open the longest game; its file is injected only now.
