@@ -100,14 +100,17 @@ async def play_scheduled(
         autopilots=autopilots,
         on_decision=on_decision,
     )
+    ident: dict[str, Any] = {
+        "run": run,
+        "game_id": spec.game_id,
+        "seed": spec.seed,
+        "seats": spec.seats,
+        "mode": spec.mode,
+        "deal": spec.deal,
+        "rotation": spec.rotation,
+    }
     start = GameStart(
-        run=run,
-        game_id=spec.game_id,
-        seed=spec.seed,
-        seats=spec.seats,
-        mode=spec.mode,
-        deal=spec.deal,
-        rotation=spec.rotation,
+        **ident,
         seating=[
             SeatPlayer(
                 seat=i,
@@ -130,13 +133,7 @@ async def play_scheduled(
         events=game.events,
     )
     record = GameRecord(
-        run=run,
-        game_id=spec.game_id,
-        seed=spec.seed,
-        seats=spec.seats,
-        mode=spec.mode,
-        deal=spec.deal,
-        rotation=spec.rotation,
+        **ident,
         winning_side=game.winning_side,
         winners=list(game.winners),
         rounds=game.round,

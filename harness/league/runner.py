@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -88,9 +89,15 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
     return store
 
 
+@lru_cache(maxsize=2)
+def _worker_config(config_json: str) -> LeagueConfig:
+    """The run's config, parsed once per worker process."""
+    return parse_config(json.loads(config_json))
+
+
 def _play_in_process(spec: GameSpec, config_json: str, run: str) -> tuple[str, str, str, str]:
     """Worker-process entry: play a game without model seats; return its records as JSON."""
-    config = parse_config(json.loads(config_json))
+    config = _worker_config(config_json)
     out = asyncio.run(play_scheduled(spec, config, run))
     return (
         out.start.model_dump_json(),

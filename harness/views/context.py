@@ -13,7 +13,6 @@ from harness.engine.cards import TYPE_BY_ID
 
 from .names import (
     card_label,
-    card_name,
     character_ability,
     character_name,
     mode_name,
@@ -136,4 +135,4 @@ def view_context(
     }
 
 
-__all__ = ["SCHEMA_VERSION", "card_effect", "card_name", "view_context"]
+__all__ = ["SCHEMA_VERSION", "card_effect", "view_context"]

@@ -14,6 +14,9 @@ from harness.paths import PROMPTS_DIR
 
 from .names import card_label, card_name, upgrade_name
 
+# Decision-context fields that name a seat (the others are counts or words).
+SEAT_FIELDS = frozenset({"attacker", "target", "challenger", "current", "seat", "victim"})
+
 
 @lru_cache(maxsize=4)
 def _module(locale: str) -> Any:
@@ -49,8 +52,7 @@ def decision_header(
     kind: str, context: dict[str, Any], view: SeatView, names: Sequence[str], locale: str = "en"
 ) -> str:
     m = _module(locale)
-    ctx_names = {k: names[v] for k, v in context.items() if isinstance(v, int) and k != "needed"
-                 and k != "keep" and k != "stars" and 0 <= v < len(names)}  # fmt: skip
+    ctx_names = {k: names[v] for k, v in context.items() if k in SEAT_FIELDS}
     return str(
         m.header(kind=kind, c=context, n=ctx_names, you=view.viewer, pending=view.pending)
     ).strip()
