@@ -86,6 +86,13 @@ class ModelDecisionRecord(BaseModel):
     view: dict[str, Any] | None = None
     system_prompt_sha256: str
     messages: list[dict[str, str]] = Field(default_factory=list)
+    # The seat's history policy; with ``conversation`` the request was the seat's earlier
+    # messages (``context_messages`` of them, sha256 of their JSON in ``context_sha256``) followed
+    # by ``messages``; ``context_messages == 0`` starts a new (or compacted) conversation.
+    history: str | None = None
+    context_messages: int = 0
+    context_sha256: str | None = None
+    compacted: bool = False
     attempts: list[Attempt] = Field(default_factory=list)
     parsed_choice: str | None = None
     reason: str | None = None

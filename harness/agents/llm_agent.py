@@ -24,8 +24,9 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
+from .conversation import Conversation, PromptBuilder, answer_text, as_conversation
 from .decision_record import (
     Attempt,
     FallbackReason,
@@ -55,14 +56,6 @@ __all__ = [
     "correction_message",
     "parse_answer",
 ]
-
-
-class PromptBuilder(Protocol):
-    """Builds the static system prompt and the per-decision user prompt."""
-
-    def system_prompt(self, view: Any) -> str: ...
-
-    def decision_prompt(self, view: Any, options: Sequence[str]) -> str: ...
 
 
 FallbackPolicy = Callable[[Any, Sequence[str]], str]
@@ -177,6 +170,7 @@ class _Decision:
 
     options: tuple[str, ...]
     messages: list[dict[str, str]]
+    context: list[dict[str, str]] = field(default_factory=list)  # earlier turns of the seat
     attempts: list[Attempt] = field(default_factory=list)
     parsed: ParsedAnswer | None = None
     fallback: FallbackReason | None = None
@@ -203,7 +197,7 @@ class LLMAgent:
         self,
         provider: Provider,
         model: str,
-        prompt_builder: PromptBuilder,
+        prompt_builder: PromptBuilder | Conversation,
         *,
         fallback: FallbackPolicy,
         answer_mode: AnswerMode | None = None,
@@ -231,6 +225,7 @@ class LLMAgent:
         self.provider = provider
         self.model = model
         self.prompt_builder = prompt_builder
+        self.conversation = as_conversation(prompt_builder)
         self.fallback = fallback
         self.fallback_policy = fallback_policy or _default_policy_name(fallback)
         self.answer_mode: AnswerMode = mode
@@ -272,18 +267,45 @@ class LLMAgent:
             raise ValueError("decide() needs at least one option")
         if len(set(option_ids)) != len(option_ids):
             raise ValueError(f"duplicate option ids: {option_ids}")
-        system = self.prompt_builder.system_prompt(view)
+        conversation = self.conversation
+        conversation.observe(view)
+        system = conversation.system(view)
         system_sha = self._remember_system_prompt(system)
         state = _Decision(option_ids, [])
         if len(option_ids) > 1:
-            prompt = self.prompt_builder.decision_prompt(view, option_ids)
-            state.messages.append({"role": "user", "content": prompt})
-            await self._run(state, system, deadline)
+            *state.context, user = conversation.turn(view, option_ids)
+            state.messages.append(user)
+            try:
+                await self._run(state, system, deadline)
+            except BaseException:
+                conversation.skipped()
+                raise
+            conversation.commit(_exchange(state.messages, state.attempts), state.fallback)
         chosen = self._choose(view, state)
         record = self._record(state, chosen, system_sha, context, time.monotonic() - started)
         if self.record_sink is not None:
             self.record_sink(record)
         return chosen, record
+
+    def restore(self, view: Any, options: Sequence[str], record: Mapping[str, Any]) -> None:
+        """Advance the seat's conversation as if it had made the recorded decision ``record``
+        (a :class:`ModelDecisionRecord` dict) on ``view``, without calling the model.  Raises
+        :class:`ValueError` when the message the seat would send differs from the recorded one."""
+        conversation = self.conversation
+        conversation.observe(view)
+        if len(options) <= 1:
+            return
+        *_, user = conversation.turn(view, tuple(options))
+        messages = list(record.get("messages") or [])
+        if not messages or messages[0] != user:
+            conversation.skipped()
+            raise ValueError(
+                f"decision {record.get('decision_index')} of game {record.get('game_id')}: the "
+                "recorded prompt differs from the one the seat builds now"
+            )
+        conversation.commit(
+            _exchange(messages, list(record.get("attempts") or [])), record.get("fallback")
+        )
 
     # ----------------------------------------------------------------- the loop
 
@@ -297,7 +319,7 @@ class LLMAgent:
             request = ProviderRequest(
                 model=self.model,
                 system=system,
-                messages=list(state.messages),
+                messages=[*state.context, *state.messages],
                 answer_mode=self.answer_mode,
                 option_ids=state.options,
                 params=self.params,
@@ -327,7 +349,10 @@ class LLMAgent:
                 return _Call(hit, None, 0.0, cached=True)
         t0 = time.monotonic()
         try:
-            reply = await asyncio.wait_for(self.provider.complete(request), timeout=remaining)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+            # that arrives as the call completes, and the caller (a stopping run) never sees it.
+            async with asyncio.timeout(remaining):
+                reply = await self.provider.complete(request)
         except TimeoutError:
             error: TransientProviderError = ProviderTimeout(
                 f"no answer within {remaining:.2f}s (decision deadline)"
@@ -469,6 +494,10 @@ class LLMAgent:
             view=_view_dict(context.get("view_json")),
             system_prompt_sha256=system_sha,
             messages=state.messages,
+            history=self.conversation.policy,
+            context_messages=len(state.context),
+            context_sha256=_messages_sha(state.context) if state.context else None,
+            compacted=self.conversation.compacted and len(state.options) > 1,
             attempts=state.attempts,
             parsed_choice=parsed.choice if parsed is not None else None,
             reason=parsed.reason if parsed is not None else None,
@@ -483,6 +512,18 @@ class LLMAgent:
             cost_usd=cost,
             cached=bool(state.attempts) and all(a.cached for a in state.attempts),
         )
+
+
+def _exchange(messages: Sequence[dict[str, str]], attempts: Sequence[Any]) -> list[dict[str, str]]:
+    """What a decision adds to the seat's conversation: its messages, then the final answer."""
+    final = answer_text(attempts[-1]) if attempts else None
+    if final is None:
+        return list(messages)
+    return [*messages, {"role": "assistant", "content": final or "(no answer)"}]
+
+
+def _messages_sha(messages: Sequence[dict[str, str]]) -> str:
+    return sha256_text(json.dumps(list(messages), ensure_ascii=False, sort_keys=True))
 
 
 def _as_transient(exc: ProviderError) -> TransientProviderError:

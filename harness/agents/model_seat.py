@@ -64,6 +64,14 @@ class ModelSeat(Agent):
             error = f"{last.error_kind}: {last.error_message}" if last.error_kind else None
         return Choice(option, record.fallback, error, record)
 
+    def restore(self, view: SeatView, options: Sequence[str], record: Any) -> None:
+        """Replay a recorded decision of this seat (a resumed game): the seat's conversation
+        and decision count advance as if it had made it, without calling the model.
+        ``record`` is the decision's model record (dict), or ``None`` for a decision the model
+        was not asked (one option)."""
+        self.index += 1
+        self.llm.restore(view, options, record or {})
+
     async def aclose(self) -> None:
         await self.llm.aclose()
 

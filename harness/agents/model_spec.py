@@ -27,13 +27,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from harness.engine import SeatView, simplest_for_view
-from harness.views.prompts import PromptBuilder as ViewPromptBuilder
+from harness.views.history import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
 from harness.views.render import render_json
+from harness.views.tokens import prompt_token_counter
 
 from .base import Choice
-from .llm_agent import FatalModelError, LLMAgent, PromptBuilder, RecordSink, SystemPromptSink
+from .conversation import Conversation, PromptBuilder
+from .llm_agent import FatalModelError, LLMAgent, RecordSink, SystemPromptSink
 from .model_seat import ModelSeat
-from .pricing import PriceBook
+from .pricing import PriceBook, context_window
 from .providers import FatalProviderError, Provider, get_provider
 from .providers.anthropic_provider import AnthropicProvider
 from .providers.base import AnswerMode
@@ -117,6 +119,14 @@ class ModelSpec(BaseModel):
     cache_dir: Path | None = None
     fallback: Literal["simplest", "autopilot"] = "simplest"
     decision_seconds: float = Field(default=60.0, gt=0)
+    history: HistoryPolicy = "conversation"
+    context_tokens: int | None = Field(default=None, ge=1024)
+
+    def context_budget(self) -> int:
+        """``context_tokens``, else the model's context from LiteLLM's map, else 8192."""
+        if self.context_tokens is not None:
+            return self.context_tokens
+        return context_window(self.model, self.provider) or DEFAULT_CONTEXT_TOKENS
 
     @field_validator("api_key_env")
     @classmethod
@@ -228,7 +238,7 @@ def build_model_seat(
     system_prompt_sink: SystemPromptSink | None = None,
     *,
     provider: Provider | None = None,
-    prompt_builder: PromptBuilder | None = None,
+    prompt_builder: PromptBuilder | Conversation | None = None,
 ) -> ModelSeat:
     """Build the :class:`ModelSeat` called ``name`` for ``spec``.
 
@@ -239,6 +249,7 @@ def build_model_seat(
     :class:`FatalModelError` when the provider cannot be set up (no API key).
     """
     llm_provider = provider if provider is not None else build_provider(spec)
+    counter = prompt_token_counter(spec.model)
     autopilot: RuleBot | None = None
     fallback: Fallback = _simplest
     if spec.fallback == "autopilot":
@@ -249,7 +260,9 @@ def build_model_seat(
     llm = LLMAgent(
         llm_provider,
         spec.model,
-        prompt_builder if prompt_builder is not None else ViewPromptBuilder(names, locale),
+        prompt_builder
+        if prompt_builder is not None
+        else Transcript(names, locale, spec.history, spec.context_budget(), count_tokens=counter),
         fallback=fallback,
         fallback_policy=spec.fallback,
         answer_mode=spec.answer_mode,

@@ -13,7 +13,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ModelPrice", "PriceBook", "PriceTable", "cost_usd", "unknown_prices"]
+__all__ = [
+    "ModelPrice",
+    "PriceBook",
+    "PriceTable",
+    "context_window",
+    "cost_usd",
+    "unknown_prices",
+]
 
 PriceTable = Mapping[str, Mapping[str, float]]
 _PER_MTOK = 1_000_000.0
@@ -147,3 +154,17 @@ def unknown_prices(
     """
     book = PriceBook(table, use_litellm=use_litellm)
     return sorted({m for m in models if book.price(m) is None})
+
+
+def context_window(model: str, provider: str | None = None) -> int | None:
+    """The model's input context in tokens from LiteLLM's model map, ``None`` when unknown."""
+    cost_map = _litellm_cost_map()
+    if cost_map is None:
+        return None
+    for name in _candidates(model, provider):
+        entry = cost_map.get(name)
+        if isinstance(entry, Mapping):
+            value = entry.get("max_input_tokens") or entry.get("max_tokens")
+            if isinstance(value, int) and value > 0:
+                return value
+    return None

@@ -1,21 +1,38 @@
-"""Model prompts from ``prompts/system.<locale>.j2`` and ``prompts/decision.<locale>.j2``.
+"""Model prompt text from ``prompts/system``, ``game`` and ``decision.<locale>.j2``.
 
-The system prompt (rules document, your role and goal, the players and their characters, the answer
-format) depends only on facts fixed at the deal, so it is byte-identical for a seat across a game
-and providers can cache it.  The decision prompt carries what changes: the table, the feed since
-your last decision, and the options.
+Prompts are ordered from the most shared to the least, so one cached prefix serves every seat and
+game: the system prompt (the rules and the answer format) is byte-identical for every seat, game
+and run in a locale; the game message (your seat, role, intel and the players) is fixed at the
+deal; the decision messages carry what changes (the table, the events, the options).  How much of
+the game's history a request carries is the seat's history policy (:mod:`harness.views.history`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from harness.engine import SeatView
 from harness.paths import RULES_MD_DIR
 
 from .context import view_context
+from .narrate import Narrator
 from .render import environment, markdown_from_context
+
+# Titles of the event feed inside a decision message, by what the feed holds.
+FEED_TITLES = {
+    "en": {
+        "since": "Since your previous message",
+        "game": "The game so far",
+        "recent": "Recent events",
+    },
+    "ru": {
+        "since": "С твоего прошлого сообщения",
+        "game": "Ход партии",
+        "recent": "Последние события",
+    },
+}
 
 
 @lru_cache(maxsize=4)
@@ -28,29 +45,80 @@ def rules_text(locale: str) -> str:
     return path.read_text(encoding="utf-8").rstrip("\n")
 
 
+@lru_cache(maxsize=4)
+def system_prompt_text(locale: str) -> str:
+    """The system prompt of every seat in ``locale``: rules and answer format, nothing else."""
+    return (
+        environment()
+        .get_template(f"system.{locale}.j2")
+        .render(rules=rules_text(locale))
+        .rstrip("\n")
+    )
+
+
 class PromptBuilder:
-    """Builds a seat's prompts.  ``names`` are the seat names shown to the model."""
+    """Builds a seat's prompt texts.  ``names`` are the seat names shown to the model."""
 
     def __init__(self, names: Sequence[str], locale: str = "en") -> None:
         self.names = list(names)
         self.locale = locale
+        self.narrator = Narrator(self.names, locale)
 
-    def system_prompt(self, view: SeatView) -> str:
+    def system_prompt(self, view: SeatView | None = None) -> str:
+        """Identical for every seat and game in this locale (``view`` is not used)."""
+        return system_prompt_text(self.locale)
+
+    def game_message(self, view: SeatView) -> str:
+        """Your seat, role, goal, intel at the deal and the players: fixed for the whole game."""
         ctx = view_context(view, self.names, self.locale, feed=False)
-        # Only facts fixed at the deal: drop everything that changes during the game.
         return (
             environment()
-            .get_template(f"system.{self.locale}.j2")
+            .get_template(f"game.{self.locale}.j2")
+            .render(you=ctx["you"], table=ctx["table"], knowledge=ctx["knowledge"],
+                    seats=ctx["seats"])
+            .rstrip("\n")
+        )  # fmt: skip
+
+    def feed_lines(self, events: Sequence[dict[str, Any]]) -> list[str]:
+        return self.narrator.lines(events)
+
+    def user_message(
+        self,
+        view: SeatView,
+        *,
+        feed: Sequence[str],
+        feed_title: str = "since",
+        game: bool = False,
+        record: str | None = None,
+        previous_fallback: str | None = None,
+    ) -> str:
+        """One decision message: optionally the game message and a public record first, then
+        the table now with ``feed`` (narrated lines) under ``FEED_TITLES[locale][feed_title]``,
+        and the options."""
+        ctx = view_context(view, self.names, self.locale, feed=False)
+        ctx["feed"] = list(feed)
+        view_md = markdown_from_context(
+            ctx,
+            abilities=False,
+            effects=False,
+            feed_title=FEED_TITLES[self.locale][feed_title],
+        )
+        return (
+            environment()
+            .get_template(f"decision.{self.locale}.j2")
             .render(
-                you=ctx["you"],
-                table=ctx["table"],
-                knowledge=ctx["knowledge"],
-                seats=ctx["seats"],
-                rules=rules_text(self.locale),
+                game=self.game_message(view) if game else None,
+                record=record,
+                previous_fallback=previous_fallback,
+                view_md=view_md,
             )
+            .rstrip("\n")
         )
 
     def decision_prompt(self, view: SeatView, options: Sequence[str] | None = None) -> str:
-        ctx = view_context(view, self.names, self.locale)
-        view_md = markdown_from_context(ctx, abilities=False, effects=False)
-        return environment().get_template(f"decision.{self.locale}.j2").render(view_md=view_md)
+        """A self-contained decision message: the game message, the table and the events the
+        view carries (the ``since_last`` history policy)."""
+        return self.user_message(view, feed=self.feed_lines(view.events), game=True)
+
+
+__all__ = ["FEED_TITLES", "PromptBuilder", "rules_text", "system_prompt_text"]

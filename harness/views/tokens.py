@@ -4,6 +4,7 @@ wheel (plain tiktoken would download them on first use)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -22,3 +23,19 @@ def _litellm() -> Any:
 
 def count_tokens(text: str, model: str = DEFAULT_TOKENIZER_MODEL) -> int:
     return int(_litellm().token_counter(model=model, text=text))
+
+
+def prompt_token_counter(model: str) -> Callable[[str], int]:
+    """Counts tokens of prompt text with ``model``'s tokenizer as LiteLLM knows it (its default
+    encoding for models it does not know); a character estimate when LiteLLM is missing."""
+    try:
+        litellm = _litellm()
+    except RuntimeError:
+        from .history import approx_tokens
+
+        return approx_tokens
+
+    def count(text: str) -> int:
+        return int(litellm.token_counter(model=model, text=text))
+
+    return count

@@ -155,7 +155,7 @@ def test_whole_game_every_seat_a_model(backend: Backend) -> None:
     assert all(SECRET_KEY in json.dumps(r.headers) for r in requests)
     assert SECRET_KEY not in _record_json(played)
     assert all(sha256_text(t) == h for h, t in played.system_prompts.items())
-    assert len(played.system_prompts) == SEATS  # one static system prompt per seat
+    assert len(played.system_prompts) == 1  # one system prompt (the rules) for every seat
     assert sum(s.decisions for s in result.stats) == len(played.decisions)
     assert all(not s.fallbacks for s in result.stats)
 

@@ -1,5 +1,6 @@
-"""Golden views and prompts of seeded games: every decision's Markdown view, JSON view and
-decision prompt for the seat deciding, and each seat's system prompt.
+"""Golden views and prompts of seeded games: every decision's Markdown view and JSON view, the
+system prompt (one for every seat), and each message a model seat would add to its conversation
+(the ``conversation`` history policy; the seat "answers" the option the random player chose).
 
 Regenerate after an intended wording change, then review the diff:
 
@@ -16,7 +17,7 @@ from harness.agents import RandomAgent
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
 from harness.views.names import default_names
-from harness.views.prompts import PromptBuilder
+from harness.views.history import Transcript
 from harness.views.render import render_json, render_markdown
 
 HERE = Path(__file__).resolve().parent
@@ -29,7 +30,7 @@ GAMES = (
 
 def produce(name: str, seats: int, mode: str, seed: int, locale: str) -> dict[str, str]:
     names = default_names(seats)
-    builder = PromptBuilder(names, locale)
+    transcripts = [Transcript(names, locale, "conversation") for _ in range(seats)]
     views_md: list[str] = []
     views_json: list[str] = []
     prompts: list[str] = []
@@ -43,17 +44,22 @@ def produce(name: str, seats: int, mode: str, seed: int, locale: str) -> dict[st
         head = f"## Decision {k} — {names[seat]} (seat {seat})\n\n"
         views_md.append(head + render_markdown(view, names, locale))
         views_json.append(json.dumps(render_json(view, names, locale), ensure_ascii=False))
-        system = builder.system_prompt(view)
-        if systems.setdefault(seat, system) != system:
-            raise AssertionError(f"seat {seat}'s system prompt changed during the game")
-        prompts.append(head + builder.decision_prompt(view))
+        t = transcripts[seat]
+        t.observe(view)
+        system = t.system()
+        if systems.setdefault(0, system) != system:
+            raise AssertionError("the system prompt differs between seats or decisions")
+        options = view.pending.options if view.pending else None
+        if options and len(options) > 1:
+            user = t.turn(view, options)[-1]
+            prompts.append(head + user["content"] + "\n")
+            answer = json.dumps({"choice": getattr(decided, "option")})
+            t.commit([user, {"role": "assistant", "content": answer}])
 
     game = Game.new(seats, mode, seed)
     agents = [RandomAgent(f"r{i}", seed) for i in range(seats)]
     asyncio.run(play_game(game, agents, game_id=name, on_decision=hook))
-    system_md = "".join(
-        f"## System prompt — {names[s]} (seat {s})\n\n{systems[s]}\n" for s in sorted(systems)
-    )
+    system_md = f"## System prompt (every seat)\n\n{systems[0]}\n"
     return {
         f"{name}.views.md": "\n".join(views_md),
         f"{name}.views.jsonl": "\n".join(views_json) + "\n",

@@ -1,15 +1,20 @@
 """Anthropic Messages API adapter.
 
-The static system prompt is sent as one text block with ``cache_control: {"type": "ephemeral"}``
-so repeated decisions read it from Anthropic's prompt cache (``cache_read_input_tokens`` is
-recorded as cached input). Answer modes: ``tool`` (default; a forced ``choose`` tool),
+The system prompt (the rules, the same for every seat) is sent as one text block with
+``cache_control: {"type": "ephemeral"}`` and the last message carries a second breakpoint, so a
+seat's growing conversation is read from Anthropic's prompt cache up to its new tail
+(``cache_read_input_tokens`` is recorded as cached input). Answer modes: ``tool`` (default; a forced ``choose`` tool),
 ``json_schema`` (structured output via ``output_config.format``) and ``text``.
+
+The response body is read by the adapter itself (the SDK's raw response): a success status whose
+body is not a Message (HTML, truncated JSON, an unrequested event stream, missing or mistyped
+fields) becomes a :class:`~.errors.BadResponse`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .base import (
@@ -23,17 +28,31 @@ from .base import (
     resolve_api_key,
 )
 from .errors import (
+    BadResponse,
     ConnectionFailed,
     ProviderError,
     ProviderTimeout,
     ServerError,
     error_from_status,
 )
+from .response_body import json_body, json_type, mapping_field, string_field, token_count
 
 __all__ = ["AnthropicProvider", "map_anthropic_error", "messages_kwargs", "parse_message"]
 
 DEFAULT_MAX_TOKENS = 1024
 LOCAL_PLACEHOLDER_KEY = "sk-ant-no-key-required"
+
+
+def cached_messages(messages: Sequence[Mapping[str, str]]) -> list[dict[str, Any]]:
+    """The messages with a cache breakpoint on the last one: a seat's conversation only grows,
+    so the next request reads everything up to here from Anthropic's prompt cache."""
+    out: list[dict[str, Any]] = [dict(m) for m in messages]
+    if out:
+        last = out[-1]
+        last["content"] = [
+            {"type": "text", "text": last["content"], "cache_control": {"type": "ephemeral"}}
+        ]
+    return out
 
 
 def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
@@ -44,7 +63,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
     kwargs: dict[str, Any] = {
         "model": req.model,
         "system": [{"type": "text", "text": req.system, "cache_control": {"type": "ephemeral"}}],
-        "messages": [dict(m) for m in req.messages],
+        "messages": cached_messages(req.messages),
     }
     mode = req.answer_mode
     if mode == "tool":
@@ -73,45 +92,53 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
     return kwargs
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def parse_message(body: dict[str, Any]) -> ProviderReply:
+def parse_message(body: Mapping[str, Any]) -> ProviderReply:
     """Turn a Messages API response body into a :class:`ProviderReply`.
 
     ``input_tokens`` = uncached input + cache reads + cache writes, ``cached_input_tokens`` =
-    cache reads. Raises ``ServerError`` when the body has no content list.
+    cache reads.  Raises :class:`BadResponse` when ``content`` is not an array of blocks, a
+    ``text`` / ``thinking`` block's text is not a string, a ``tool_use`` block has no ``input``,
+    or a token count is not an integer.  Block types the harness does not use are skipped.
     """
     content = body.get("content")
     if not isinstance(content, list):
-        raise ServerError("response has no content")
+        error = body.get("error")
+        if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+            raise BadResponse(f"the response is an error object: {error['message']}")
+        what = "no content" if content is None else f"content as a JSON {json_type(content)}"
+        raise BadResponse(f"the response has {what}, not an array of blocks")
     texts: list[str] = []
     thoughts: list[str] = []
     tool_arguments = None
-    for block in content:
-        if not isinstance(block, Mapping):
-            continue
+    for i, item in enumerate(content):
+        block = mapping_field(item, f"content[{i}]")
+        assert block is not None
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            texts.append(block["text"])
-        elif kind == "thinking" and isinstance(block.get("thinking"), str):
-            thoughts.append(block["thinking"])
+        if kind == "text":
+            texts.append(
+                string_field(block.get("text"), f"content[{i}].text", optional=False) or ""
+            )
+        elif kind == "thinking":
+            thoughts.append(
+                string_field(block.get("thinking"), f"content[{i}].thinking", optional=False) or ""
+            )
         elif kind == "tool_use" and (block.get("name") == TOOL_NAME or tool_arguments is None):
-            tool_arguments = json.dumps(block.get("input"), ensure_ascii=False)
-    usage = body.get("usage") or {}
-    cache_read = _int(usage.get("cache_read_input_tokens"))
-    cache_write = _int(usage.get("cache_creation_input_tokens"))
+            if "input" not in block:
+                raise BadResponse(f"the response has no content[{i}].input")
+            tool_arguments = json.dumps(block["input"], ensure_ascii=False)
+    usage = mapping_field(body.get("usage"), "usage", optional=True)
+    cache_read = token_count(usage, "cache_read_input_tokens")
+    cache_write = token_count(usage, "cache_creation_input_tokens")
     return ProviderReply(
         text="".join(texts) if texts else None,
         tool_arguments=tool_arguments,
         reasoning="\n\n".join(thoughts) if thoughts else None,
-        input_tokens=_int(usage.get("input_tokens")) + cache_read + cache_write,
+        input_tokens=token_count(usage, "input_tokens") + cache_read + cache_write,
         cached_input_tokens=cache_read,
-        output_tokens=_int(usage.get("output_tokens")),
+        output_tokens=token_count(usage, "output_tokens"),
         reasoning_tokens=0,  # not reported separately; thinking is part of output_tokens
         model=str(body.get("model") or ""),
-        raw=body,
+        raw=dict(body),
     )
 
 
@@ -168,12 +195,12 @@ class AnthropicProvider(Provider):
         import anthropic
 
         try:
-            message = await self._client.messages.create(
+            response = await self._client.messages.with_raw_response.create(
                 **messages_kwargs(req), timeout=req.timeout
             )
         except anthropic.AnthropicError as exc:
             raise map_anthropic_error(exc) from exc
-        return parse_message(message.model_dump(mode="json", exclude_unset=True))
+        return parse_message(json_body(response.content, response.headers.get("content-type")))
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -1,0 +1,100 @@
+"""How the LLM agent gets the messages of each request: a :class:`Conversation` per seat and game.
+
+:class:`harness.views.history.Transcript` is the real one (history policies).  A plain prompt
+builder with ``system_prompt(view)`` and ``decision_prompt(view, options)`` (one self-contained
+user message per decision, no history) is wrapped by :class:`SingleMessage`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+Message = dict[str, str]
+# Attempt error kinds of a call that got an answer (valid, or invalid but said).
+ANSWER_KINDS = (None, "unparseable", "illegal_option")
+
+
+class PromptBuilder(Protocol):
+    """Builds the system prompt and one self-contained user prompt per decision."""
+
+    def system_prompt(self, view: Any) -> str: ...
+
+    def decision_prompt(self, view: Any, options: Sequence[str]) -> str: ...
+
+
+@runtime_checkable
+class Conversation(Protocol):
+    """The messages of one seat's requests in one game.
+
+    ``observe(view)`` is called for every decision of the seat (with one option too);
+    ``turn(view, options)`` returns the messages after the system prompt for a request, the last
+    one being the new user message; ``commit(exchange, fallback)`` closes it with what the
+    decision added (that user message, then answers and corrective re-prompts in order);
+    ``skipped()`` drops a turn that was never sent.  ``compacted`` says whether the last turn
+    restarted the conversation to fit the context budget.
+    """
+
+    policy: str | None
+    compacted: bool
+
+    def observe(self, view: Any) -> None: ...
+
+    def system(self, view: Any = None) -> str: ...
+
+    def turn(self, view: Any, options: Sequence[str]) -> list[Message]: ...
+
+    def commit(self, exchange: Sequence[Message], fallback: str | None = None) -> None: ...
+
+    def skipped(self) -> None: ...
+
+
+class SingleMessage:
+    """A :class:`PromptBuilder` as a :class:`Conversation` without history."""
+
+    policy: str | None = None
+    compacted = False
+
+    def __init__(self, builder: PromptBuilder) -> None:
+        self.builder = builder
+
+    def observe(self, view: Any) -> None:
+        pass
+
+    def system(self, view: Any = None) -> str:
+        return self.builder.system_prompt(view)
+
+    def turn(self, view: Any, options: Sequence[str]) -> list[Message]:
+        return [{"role": "user", "content": self.builder.decision_prompt(view, options)}]
+
+    def commit(self, exchange: Sequence[Message], fallback: str | None = None) -> None:
+        pass
+
+    def skipped(self) -> None:
+        pass
+
+
+def as_conversation(builder: Conversation | PromptBuilder) -> Conversation:
+    if isinstance(builder, Conversation):
+        return builder
+    return SingleMessage(builder)
+
+
+def answer_text(attempt: Any) -> str | None:
+    """The answer an attempt got (forced tool arguments, else the reply text), ``None`` when
+    the call failed.  Works on :class:`~harness.agents.decision_record.Attempt` and its dict."""
+    get = attempt.get if isinstance(attempt, Mapping) else lambda k: getattr(attempt, k, None)
+    if get("error_kind") not in ANSWER_KINDS:
+        return None
+    tool = get("tool_arguments")
+    return str(tool) if tool is not None else str(get("raw_text") or "")
+
+
+__all__ = [
+    "Conversation",
+    "Message",
+    "PromptBuilder",
+    "SingleMessage",
+    "answer_text",
+    "as_conversation",
+]

@@ -1,0 +1,236 @@
+"""What of the game a model seat's request carries: the seat's history policy.
+
+A :class:`Transcript` belongs to one seat in one game.  It sees every view the seat gets (the
+views' events are ``filter_event`` output for that seat, so the history is built only from what
+the seat saw) and builds the messages of each request:
+
+* ``conversation`` (default): one append-only message list.  The first user message holds the game
+  message; each decision appends a user message (the table now, the events since the seat's
+  previous message, the options) and the model's own answer.  Earlier messages never change, so a
+  provider's prefix cache reuses everything but the new tail.  Corrective re-prompts stay in the
+  transcript.  When the request would not fit ``context_tokens``, the transcript is compacted
+  deterministically: it restarts with one message holding the game message, the public record of
+  the older events (:mod:`harness.views.public_record`) and the most recent events verbatim.
+* ``log``: one user message per decision with the game message, the whole narrated feed of the
+  game as this seat saw it (the public record plus the recent events once the feed is longer than
+  ``log_feed_tokens``), the table and the options.
+* ``since_last``: one user message with the game message, the table, the events the current view
+  carries (those since the seat's previous decision) and the options.
+
+The system prompt is the same for every seat (rules and answer format) and is not part of the
+list :meth:`Transcript.turn` returns; :meth:`Transcript.request` adds it first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from harness.engine import SeatView
+
+from .prompts import PromptBuilder
+from .public_record import public_record
+
+HistoryPolicy = Literal["conversation", "log", "since_last"]
+HISTORY_POLICIES: tuple[str, ...] = get_args(HistoryPolicy)
+DEFAULT_CONTEXT_TOKENS = 8192
+DEFAULT_RESERVE_TOKENS = 1024  # kept free for the answer (and tokenizer differences)
+DEFAULT_LOG_FEED_TOKENS = 1200
+RECENT_EVENTS = 24  # events shown verbatim after a public record
+
+Message = dict[str, str]
+TokenCounter = Callable[[str], int]
+
+
+def approx_tokens(text: str) -> int:
+    """A tokenizer-free estimate (about 3.5 characters per token, rounded up)."""
+    return (len(text) * 2 + 6) // 7
+
+
+@dataclass
+class _Turn:
+    """The request being decided: the messages before it and its new user message."""
+
+    prefix: list[Message]
+    user: Message
+    events_end: int
+    compacted: bool
+
+
+class Transcript:
+    """The history of one seat in one game under one policy (see the module docstring)."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        locale: str = "en",
+        policy: str = "conversation",
+        context_tokens: int | None = None,
+        *,
+        reserve_tokens: int = DEFAULT_RESERVE_TOKENS,
+        log_feed_tokens: int = DEFAULT_LOG_FEED_TOKENS,
+        count_tokens: TokenCounter | None = None,
+        builder: PromptBuilder | None = None,
+    ) -> None:
+        if policy not in HISTORY_POLICIES:
+            raise ValueError(f"history policy must be one of {', '.join(HISTORY_POLICIES)}")
+        self.builder = builder or PromptBuilder(names, locale)
+        self.policy = policy
+        self.context_tokens = context_tokens
+        self.reserve_tokens = reserve_tokens
+        self.log_feed_tokens = log_feed_tokens
+        self._count = count_tokens or approx_tokens
+        self._counted: dict[str, int] = {}
+        self.events: list[dict[str, Any]] = []  # every event this seat saw, in game order
+        self._seen = 0  # event_count of the newest view observed
+        self.shown = 0  # events[:shown] are in the committed conversation
+        self.history: list[Message] = []  # committed conversation (user/assistant), no system
+        self.previous_fallback: str | None = None
+        self.compactions = 0
+        self.compacted = False  # whether the latest turn restarted the conversation
+        self._turn: _Turn | None = None
+
+    # ----------------------------------------------------------------- inputs
+
+    def observe(self, view: SeatView) -> None:
+        """Take in the events of a view the seat got (overlaps with earlier views are skipped)."""
+        first = view.event_count - len(view.events)
+        skip = max(0, self._seen - first)
+        self.events.extend(view.events[skip:])
+        self._seen = max(self._seen, view.event_count)
+
+    def system(self, view: Any = None) -> str:
+        return self.builder.system_prompt()
+
+    def tokens(self, text: str) -> int:
+        n = self._counted.get(text)
+        if n is None:
+            n = self._count(text)
+            if len(self._counted) > 4096:
+                self._counted.clear()
+            self._counted[text] = n
+        return n
+
+    # ----------------------------------------------------------------- requests
+
+    def turn(self, view: SeatView, options: Sequence[str] | None = None) -> list[Message]:
+        """The messages (after the system prompt) asking for the pending decision of ``view``.
+        Call :meth:`observe` with ``view`` first; call :meth:`commit` when the decision is made."""
+        if self.policy == "conversation":
+            turn = self._conversation_turn(view)
+        elif self.policy == "log":
+            turn = _Turn([], self._user(self._log_message(view)), len(self.events), False)
+        else:
+            text = self.builder.user_message(
+                view,
+                feed=self.builder.feed_lines(view.events),
+                game=True,
+                previous_fallback=self._take_fallback_note(),
+            )
+            turn = _Turn([], self._user(text), len(self.events), False)
+        self._turn = turn
+        self.compacted = turn.compacted
+        return [*turn.prefix, turn.user]
+
+    def request(self, view: SeatView, options: Sequence[str] | None = None) -> list[Message]:
+        """:meth:`observe`, then the full message list of the request, system prompt first."""
+        self.observe(view)
+        return [{"role": "system", "content": self.system()}, *self.turn(view, options)]
+
+    def commit(self, exchange: Sequence[Message], fallback: str | None = None) -> None:
+        """Close the pending request.  ``exchange`` is what this decision added: the user message
+        from :meth:`turn`, then assistant answers and corrective re-prompts in order.  The
+        conversation keeps it up to its last assistant message; a request nobody answered is
+        dropped and its events are carried into the next message."""
+        turn = self._turn
+        if turn is None:
+            raise RuntimeError("commit() without a pending turn()")
+        self._turn = None
+        self.previous_fallback = fallback
+        if self.policy != "conversation":
+            return
+        last = max((i for i, m in enumerate(exchange) if m["role"] == "assistant"), default=-1)
+        if last < 0:
+            if turn.compacted:
+                self.history = []
+            return
+        self.history = [*turn.prefix, *exchange[: last + 1]]
+        self.shown = turn.events_end
+
+    def answered(self, text: str, fallback: str | None = None) -> None:
+        """Commit the pending request answered by ``text`` (no corrections)."""
+        if self._turn is None:
+            raise RuntimeError("answered() without a pending request()")
+        self.commit([self._turn.user, {"role": "assistant", "content": text}], fallback)
+
+    def skipped(self) -> None:
+        """The pending request was not sent (e.g. the decision had one option)."""
+        self._turn = None
+
+    # ----------------------------------------------------------------- policies
+
+    def _user(self, text: str) -> Message:
+        return {"role": "user", "content": text}
+
+    def _take_fallback_note(self) -> str | None:
+        note, self.previous_fallback = self.previous_fallback, None
+        return note
+
+    def _conversation_turn(self, view: SeatView) -> _Turn:
+        note = self._take_fallback_note()
+        fresh = not self.history
+        text = self.builder.user_message(
+            view,
+            feed=self.builder.feed_lines(self.events[self.shown :]),
+            game=fresh,
+            previous_fallback=note,
+        )
+        user = self._user(text)
+        if self._fits([*self.history, user]):
+            return _Turn(list(self.history), user, len(self.events), False)
+        self.compactions += 1
+        return _Turn([], self._user(self._compacted_message(view, note)), len(self.events), True)
+
+    def _fits(self, messages: Sequence[Message]) -> bool:
+        if self.context_tokens is None:
+            return True
+        used = self.tokens(self.system()) + sum(self.tokens(m["content"]) + 4 for m in messages)
+        return used + self.reserve_tokens <= self.context_tokens
+
+    def _with_record(self, view: SeatView, recent: int, note: str | None) -> str:
+        """Game message, public record of all but the last ``recent`` events, those verbatim."""
+        cut = max(0, len(self.events) - recent)
+        record = public_record(self.events[:cut], self.builder.names, self.builder.locale)
+        return self.builder.user_message(
+            view,
+            feed=self.builder.feed_lines(self.events[cut:]),
+            feed_title="recent",
+            game=True,
+            record=record,
+            previous_fallback=note,
+        )
+
+    def _compacted_message(self, view: SeatView, note: str | None) -> str:
+        text = self._with_record(view, RECENT_EVENTS, note)
+        if not self._fits([self._user(text)]):
+            text = self._with_record(view, 0, note)
+        return text
+
+    def _log_message(self, view: SeatView) -> str:
+        note = self._take_fallback_note()
+        lines = self.builder.feed_lines(self.events)
+        if self.tokens("\n".join(lines)) <= self.log_feed_tokens:
+            return self.builder.user_message(
+                view, feed=lines, feed_title="game", game=True, previous_fallback=note
+            )
+        return self._with_record(view, RECENT_EVENTS, note)
+
+
+__all__ = [
+    "DEFAULT_CONTEXT_TOKENS",
+    "HISTORY_POLICIES",
+    "HistoryPolicy",
+    "Transcript",
+    "approx_tokens",
+]
