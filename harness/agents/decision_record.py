@@ -2,7 +2,13 @@
 
 The system prompt is not stored in the record: ``system_prompt_sha256`` names it and the text is
 stored once elsewhere (see ``LLMAgent(system_prompt_sink=...)``). ``messages`` are the
-user/assistant turns actually sent, including corrective re-prompts.
+user/assistant turns actually sent, including corrective re-prompts (which quote at most
+:data:`QUOTE_CHARS` characters of an invalid answer).
+
+A model's answer is stored once per attempt (``tool_arguments``, else ``raw_text``), cut to
+:data:`STORED_TEXT_CHARS` characters; ``answer_chars`` and ``answer_sha256`` describe the whole
+answer as received, so a cut answer is recognisable (``answer_chars`` larger than what is stored)
+and comparable.  Reasoning text is cut the same way.
 """
 
 from __future__ import annotations
@@ -17,19 +23,50 @@ __all__ = [
     "AttemptErrorKind",
     "FallbackReason",
     "ModelDecisionRecord",
+    "QUOTE_CHARS",
+    "STORED_TEXT_CHARS",
     "TokenCounts",
+    "cap_text",
+    "quote_text",
     "sha256_text",
 ]
 
 AttemptErrorKind = Literal[
-    "unparseable", "illegal_option", "timeout", "rate_limit", "server_error", "connection_error"
+    "unparseable",
+    "illegal_option",
+    "timeout",
+    "rate_limit",
+    "server_error",
+    "connection_error",
+    "bad_response",
 ]
 FallbackReason = Literal["timeout", "error", "invalid_answer"]
+
+
+STORED_TEXT_CHARS = 16 * 1024  # a stored answer or reasoning text is cut after this many chars
+QUOTE_CHARS = 200  # a corrective re-prompt quotes at most this much of an invalid answer
+ELLIPSIS = "…"
 
 
 def sha256_text(text: str) -> str:
     """Hex SHA-256 of the UTF-8 text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def cap_text(text: str | None, limit: int = STORED_TEXT_CHARS) -> str | None:
+    """``text`` when it has at most ``limit`` characters, else its first ``limit`` characters
+    followed by ``…``."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[:limit] + ELLIPSIS
+
+
+def quote_text(text: str | None, limit: int = QUOTE_CHARS) -> str:
+    """At most ``limit`` characters of ``text`` for a message back to the model (``…`` marks a
+    cut); ``(no answer)`` when there is none."""
+    if not text:
+        return "(no answer)"
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
 class TokenCounts(BaseModel):
@@ -47,7 +84,11 @@ class Attempt(BaseModel):
     """One model call (or cache hit) and what came of it.
 
     ``error_kind`` is ``None`` for a valid answer; ``unparseable`` / ``illegal_option`` for an
-    invalid answer; otherwise the transient error that made the call fail.
+    invalid answer; otherwise the transient error that made the call fail (``bad_response``: a
+    success status whose body was not the vendor's answer).  ``raw_text``, ``tool_arguments``
+    and ``reasoning`` are cut after :data:`STORED_TEXT_CHARS` characters; ``answer_chars`` and
+    ``answer_sha256`` are the length and hash of the whole answer (``tool_arguments``, else
+    ``raw_text``) when one came back.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -55,6 +96,8 @@ class Attempt(BaseModel):
     raw_text: str | None = None
     tool_arguments: str | None = None
     reasoning: str | None = None
+    answer_chars: int | None = None
+    answer_sha256: str | None = None
     error_kind: AttemptErrorKind | None = None
     error_message: str | None = None
     latency_s: float = 0.0

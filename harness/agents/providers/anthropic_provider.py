@@ -34,6 +34,7 @@ from .errors import (
     ProviderTimeout,
     ServerError,
     error_from_status,
+    transport_failure,
 )
 from .response_body import json_body, json_type, mapping_field, string_field, token_count
 
@@ -198,9 +199,15 @@ class AnthropicProvider(Provider):
             response = await self._client.messages.with_raw_response.create(
                 **messages_kwargs(req), timeout=req.timeout
             )
+            data = await response.read()
         except anthropic.AnthropicError as exc:
             raise map_anthropic_error(exc) from exc
-        return parse_message(json_body(response.content, response.headers.get("content-type")))
+        except Exception as exc:  # the body's transfer failed after the headers came
+            failed = transport_failure(exc)
+            if failed is None:
+                raise
+            raise failed from exc
+        return parse_message(json_body(data, response.headers.get("content-type")))
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -4,7 +4,8 @@ Every provider adapter translates its SDK's exceptions into these classes, so th
 :class:`~harness.agents.llm_agent.LLMAgent` handles retries, fallbacks and fatal stops once.
 
 Transient (the agent retries them within its budget and deadline):
-    :class:`RateLimited`, :class:`ServerError`, :class:`ConnectionFailed`, :class:`ProviderTimeout`.
+    :class:`RateLimited`, :class:`ServerError`, :class:`ConnectionFailed`, :class:`ProviderTimeout`,
+    :class:`BadResponse` (an HTTP 200 whose body is not the vendor's answer).
 Fatal (the agent raises ``harness.agents.llm_agent.FatalModelError``; never a fallback):
     :class:`AuthenticationFailed`, :class:`UnknownModel`, :class:`BadRequest`.
 """
@@ -12,6 +13,7 @@ Fatal (the agent raises ``harness.agents.llm_agent.FatalModelError``; never a fa
 from __future__ import annotations
 
 import email.utils
+import importlib
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
@@ -19,6 +21,7 @@ from typing import Any, ClassVar, Literal
 __all__ = [
     "AuthenticationFailed",
     "BadRequest",
+    "BadResponse",
     "ConnectionFailed",
     "FatalProviderError",
     "ProviderError",
@@ -28,7 +31,9 @@ __all__ = [
     "TransientKind",
     "TransientProviderError",
     "error_from_status",
+    "exception_chain",
     "parse_retry_after",
+    "transport_failure",
 ]
 
 
@@ -47,7 +52,7 @@ class ProviderError(Exception):
         self.status = status
 
 
-TransientKind = Literal["rate_limit", "server_error", "connection_error", "timeout"]
+TransientKind = Literal["rate_limit", "server_error", "connection_error", "timeout", "bad_response"]
 
 
 class TransientProviderError(ProviderError):
@@ -84,6 +89,15 @@ class ProviderTimeout(TransientProviderError):
     """The request did not complete within its timeout."""
 
     kind = "timeout"
+
+
+class BadResponse(TransientProviderError):
+    """A success status whose body is not the vendor's answer: not JSON (truncated, an HTML page),
+    a non-JSON content type, an event stream that was not asked for, or missing / mistyped fields.
+    Retried like a 5xx; the message is one short line (never the whole body).
+    """
+
+    kind = "bad_response"
 
 
 class FatalProviderError(ProviderError):
@@ -156,3 +170,43 @@ def error_from_status(
     if status >= 500 or status in (408, 409):
         return ServerError(message, status=status)
     return BadRequest(message, status=status)
+
+
+def exception_chain(exc: BaseException, limit: int = 8) -> list[BaseException]:
+    """``exc`` and the exceptions it was raised from (``__cause__`` / ``__context__``)."""
+    links: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(links) < limit:
+        links.append(current)
+        current = current.__cause__ or current.__context__
+    return links
+
+
+def _transport_error_types() -> tuple[
+    tuple[type[BaseException], ...], tuple[type[BaseException], ...]
+]:
+    """(timeout types, connection-failure types) of the HTTP clients present (``httpx`` for
+    LiteLLM, ``httpx2`` for the vendor SDKs) and the standard library."""
+    timeouts: list[type[BaseException]] = [TimeoutError]
+    connection: list[type[BaseException]] = [ConnectionError]
+    for name in ("httpx", "httpx2"):
+        try:
+            client = importlib.import_module(name)
+        except ImportError:
+            continue
+        timeouts.append(client.TimeoutException)
+        connection.append(client.TransportError)
+    return tuple(timeouts), tuple(connection)
+
+
+def transport_failure(exc: BaseException, message: str | None = None) -> ProviderError | None:
+    """``ProviderTimeout`` / ``ConnectionFailed`` when an HTTP-client or socket error is in
+    ``exc``'s chain (the request or its body never fully arrived), else ``None``."""
+    text = message if message is not None else str(exc)
+    timeouts, connection_errors = _transport_error_types()
+    for link in exception_chain(exc):
+        if isinstance(link, timeouts):
+            return ProviderTimeout(text)
+        if isinstance(link, connection_errors):
+            return ConnectionFailed(text)
+    return None

@@ -4,6 +4,10 @@ Requests and responses use the OpenAI Chat Completions shapes (LiteLLM translate
 vendor); LiteLLM's exceptions subclass OpenAI's, so the OpenAI helpers are reused. LiteLLM's own
 retries are disabled (``num_retries=0``, ``max_retries=0``). For Anthropic models the system
 message carries ``cache_control`` so LiteLLM forwards it as a cacheable system block.
+
+A success response is accepted only with a JSON content type (LiteLLM keeps the vendor's headers)
+and the Chat Completions fields the answer needs; LiteLLM's own errors about unreadable bodies
+become :class:`~.errors.BadResponse` (see :func:`~.openai_provider.map_openai_error`).
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ from .base import (
     ProviderRequest,
     resolve_api_key,
 )
+from .errors import BadResponse
 from .openai_provider import (
     LOCAL_PLACEHOLDER_KEY,
     chat_completions_kwargs,
     map_openai_error,
     parse_chat_completion,
 )
+from .response_body import check_content_type, json_type
 
 __all__ = ["LiteLLMProvider", "import_litellm"]
 
@@ -114,5 +120,16 @@ class LiteLLMProvider(Provider):
             response = await self._litellm.acompletion(**self._kwargs(req))
         except openai.OpenAIError as exc:
             raise map_openai_error(exc) from exc
-        body = response.model_dump(mode="json") if hasattr(response, "model_dump") else response
-        return parse_chat_completion(dict(body) if isinstance(body, Mapping) else {})
+        hidden = getattr(response, "_hidden_params", None)
+        headers = hidden.get("headers") if isinstance(hidden, Mapping) else None
+        if isinstance(headers, Mapping):
+            lowered = {str(k).lower(): v for k, v in headers.items()}
+            content_type = lowered.get("content-type")
+            check_content_type(str(content_type) if content_type is not None else None)
+        if hasattr(response, "model_dump"):
+            body = response.model_dump(mode="json", warnings=False)
+        else:
+            body = response
+        if not isinstance(body, Mapping):
+            raise BadResponse(f"the response is a {json_type(body)}, not a completion")
+        return parse_chat_completion(body)

@@ -8,6 +8,10 @@ what llama.cpp's server accepts), ``grammar`` (GBNF in ``extra_body``) and ``tex
 The helpers :func:`chat_completions_kwargs`, :func:`parse_chat_completion` and
 :func:`map_openai_error` are shared with the LiteLLM adapter, whose requests, responses and
 exceptions follow the OpenAI shapes.
+
+The response body is read by the adapter itself (the SDK's raw response), so a success status
+whose body is not a Chat Completion (HTML, truncated JSON, an unrequested event stream, missing or
+mistyped fields) becomes a :class:`~.errors.BadResponse` instead of an SDK parsing accident.
 """
 
 from __future__ import annotations
@@ -28,12 +32,16 @@ from .base import (
     resolve_api_key,
 )
 from .errors import (
+    BadResponse,
     ConnectionFailed,
     ProviderError,
     ProviderTimeout,
     ServerError,
     error_from_status,
+    exception_chain,
+    transport_failure,
 )
+from .response_body import json_body, json_type, mapping_field, string_field, token_count
 
 __all__ = [
     "OpenAIProvider",
@@ -87,51 +95,61 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
     return kwargs
 
 
-def _get(obj: Mapping[str, Any] | None, *keys: str) -> Any:
-    cur: Any = obj
-    for key in keys:
-        if not isinstance(cur, Mapping):
-            return None
-        cur = cur.get(key)
-    return cur
+def _error_object_message(body: Mapping[str, Any]) -> str | None:
+    """The message of an error object sent with a success status (some proxies do)."""
+    error = body.get("error")
+    if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+        return str(error["message"])
+    return str(error) if isinstance(error, str) else None
 
 
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def parse_chat_completion(body: dict[str, Any]) -> ProviderReply:
+def parse_chat_completion(body: Mapping[str, Any]) -> ProviderReply:
     """Turn a Chat Completions response body into a :class:`ProviderReply`.
 
-    Raises ``ServerError`` when the body has no choice/message (a broken server answer).
+    Raises :class:`BadResponse` when a field the answer needs is missing or of the wrong type:
+    ``choices`` (a non-empty array), its first ``message`` (an object), ``content`` (string or
+    null), ``tool_calls`` (array or null) with string ``arguments``, and integer token counts.
     """
     choices = body.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
-        raise ServerError("response has no choices")
-    message = choices[0].get("message")
-    if not isinstance(message, Mapping):
-        raise ServerError("response choice has no message")
+    if not isinstance(choices, list) or not choices:
+        error = _error_object_message(body)
+        if error is not None:
+            raise BadResponse(f"the response is an error object: {error}")
+        what = "no choices" if choices is None else f"choices as a JSON {json_type(choices)}"
+        raise BadResponse(f"the response has {what}, not a non-empty array")
+    first = mapping_field(choices[0], "choices[0]")
+    assert first is not None
+    message = mapping_field(first.get("message"), "choices[0].message")
+    assert message is not None
+    content = string_field(message.get("content"), "choices[0].message.content")
+    calls = message.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        raise BadResponse(
+            f"choices[0].message.tool_calls is a JSON {json_type(calls)}, not an array"
+        )
     tool_arguments = None
-    for call in message.get("tool_calls") or []:
-        function = _get(call, "function")
-        if isinstance(function, Mapping) and (
-            function.get("name") == TOOL_NAME or tool_arguments is None
-        ):
-            args = function.get("arguments")
-            tool_arguments = args if isinstance(args, str) else None
+    for i, call in enumerate(calls or []):
+        where = f"choices[0].message.tool_calls[{i}]"
+        call_obj = mapping_field(call, where)
+        assert call_obj is not None
+        function = mapping_field(call_obj.get("function"), f"{where}.function")
+        assert function is not None
+        if function.get("name") == TOOL_NAME or tool_arguments is None:
+            tool_arguments = string_field(
+                function.get("arguments"), f"{where}.function.arguments", optional=False
+            )
     reasoning = message.get("reasoning_content") or message.get("reasoning")
-    usage = body.get("usage") or {}
-    content = message.get("content")
+    usage = mapping_field(body.get("usage"), "usage", optional=True)
     return ProviderReply(
-        text=content if isinstance(content, str) else None,
+        text=content,
         tool_arguments=tool_arguments,
         reasoning=reasoning if isinstance(reasoning, str) else None,
-        input_tokens=_int(_get(usage, "prompt_tokens")),
-        cached_input_tokens=_int(_get(usage, "prompt_tokens_details", "cached_tokens")),
-        output_tokens=_int(_get(usage, "completion_tokens")),
-        reasoning_tokens=_int(_get(usage, "completion_tokens_details", "reasoning_tokens")),
+        input_tokens=token_count(usage, "prompt_tokens"),
+        cached_input_tokens=token_count(usage, "prompt_tokens_details", "cached_tokens"),
+        output_tokens=token_count(usage, "completion_tokens"),
+        reasoning_tokens=token_count(usage, "completion_tokens_details", "reasoning_tokens"),
         model=str(body.get("model") or ""),
-        raw=body,
+        raw=dict(body),
     )
 
 
@@ -144,44 +162,55 @@ def _headers_of(exc: BaseException) -> Mapping[str, Any] | None:
     return dict(extra.items()) if isinstance(extra, Mapping) else None
 
 
-def _transport_error_types() -> tuple[
-    tuple[type[BaseException], ...], tuple[type[BaseException], ...]
-]:
-    """(timeout types, connection-failure types) of the SDKs and HTTP clients present."""
-    import openai
-
-    timeouts: list[type[BaseException]] = [openai.APITimeoutError, TimeoutError]
-    connection: list[type[BaseException]] = [openai.APIConnectionError, ConnectionError]
-    try:
-        import httpx
-    except ImportError:  # pragma: no cover - httpx ships with litellm
-        pass
-    else:
-        timeouts.append(httpx.TimeoutException)
-        connection.append(httpx.TransportError)
-    return tuple(timeouts), tuple(connection)
+# LiteLLM's wording when a success response could not be read as a completion.
+_BAD_BODY_MARKERS = (
+    "Empty or invalid response",
+    "Invalid response object",
+    "Unable to get json response",
+    "provider returned",
+)
 
 
-def _chain(exc: BaseException, limit: int = 8) -> list[BaseException]:
-    """``exc`` and the exceptions it was raised from (``__cause__`` / ``__context__``)."""
-    links: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and len(links) < limit:
-        links.append(current)
-        current = current.__cause__ or current.__context__
-    return links
+def _bad_body_types() -> tuple[type[BaseException], ...]:
+    """Exceptions that, in an SDK error's chain, mean the body arrived but could not be read."""
+    import pydantic
+
+    return (ValueError, KeyError, TypeError, AttributeError, pydantic.ValidationError)
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = (text.strip().splitlines() or [""])[0].strip()
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def map_openai_error(exc: Exception) -> ProviderError:
-    """Translate an ``openai`` SDK exception (or a LiteLLM one, which subclass them)."""
+    """Translate an ``openai`` SDK exception (or a LiteLLM one, which subclass them).
+
+    LiteLLM re-raises transport failures and unreadable success bodies as HTTP 500s or
+    connection errors; the original error in the chain decides: a transport failure first, then
+    an unreadable body (``BadResponse``), then the SDK's own timeout / connection classes.
+    """
+    import openai
 
     message = str(getattr(exc, "message", None) or exc)
-    # LiteLLM re-raises transport failures as HTTP 500s; the original error is in the chain.
-    timeouts, connection_errors = _transport_error_types()
-    for link in _chain(exc):
-        if isinstance(link, timeouts):
+    chain = exception_chain(exc)
+    failed = transport_failure(exc, message)
+    if failed is not None:
+        return failed
+    if (
+        not isinstance(exc, openai.APIStatusError)
+        or exc.status_code < 400
+        or exc.status_code == 500
+    ):
+        bad_types = _bad_body_types()
+        if any(isinstance(link, bad_types) for link in chain[1:]) or any(
+            marker in message for marker in _BAD_BODY_MARKERS
+        ):
+            return BadResponse(f"the response could not be read: {_first_line(message)}")
+    for link in chain:
+        if isinstance(link, openai.APITimeoutError):
             return ProviderTimeout(message)
-        if isinstance(link, connection_errors):
+        if isinstance(link, openai.APIConnectionError):
             return ConnectionFailed(message)
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
@@ -226,12 +255,13 @@ class OpenAIProvider(Provider):
         import openai
 
         try:
-            response = await self._client.chat.completions.create(
+            response = await self._client.chat.completions.with_raw_response.create(
                 **chat_completions_kwargs(req), timeout=req.timeout
             )
         except openai.OpenAIError as exc:
             raise map_openai_error(exc) from exc
-        return parse_chat_completion(response.model_dump(mode="json", exclude_unset=True))
+        body = json_body(response.content, response.headers.get("content-type"))
+        return parse_chat_completion(body)
 
     async def aclose(self) -> None:
         await self._client.close()
