@@ -23,6 +23,7 @@ list :meth:`Transcript.turn` returns; :meth:`Transcript.request` adds it first.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
@@ -90,6 +91,14 @@ class Transcript:
         self.compactions = 0
         self.compacted = False  # whether the latest turn restarted the conversation
         self._turn: _Turn | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Transcript:
+        """A copy with its own history that shares the (stateless) prompt builder."""
+        twin = copy.copy(self)
+        twin.events = list(self.events)
+        twin.history = list(self.history)
+        twin._counted = dict(self._counted)
+        return twin
 
     # ----------------------------------------------------------------- inputs
 
