@@ -1,0 +1,146 @@
+"""Prompt sizes of model seats under each history policy, measured on sampled games.
+
+Every seat of every sampled game keeps one :class:`~harness.views.history.Transcript` per policy
+and "answers" the option its player chose, so the requests are exactly those a model seat would
+send.  For each request the input tokens are counted (system prompt included), and the part an
+exact-prefix cache can reuse: the longest run of leading messages identical to a prefix of any
+earlier request of the run (the system prompt is shared by every seat and game; a conversation
+reuses everything but its new tail).  Counting at message granularity is conservative: a cache
+that matches tokens inside a message would reuse a little more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .history import HISTORY_POLICIES, Transcript
+
+Message = dict[str, str]
+
+
+def percentile(values: Sequence[int], q: float) -> int:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else 0
+
+
+@dataclass
+class PolicyStats:
+    """Token figures of one history policy over the sampled requests."""
+
+    policy: str
+    request_tokens: list[int] = field(default_factory=list)  # whole request, system included
+    tail_tokens: list[int] = field(default_factory=list)  # without the system prompt
+    reusable_tokens: int = 0
+    game_tokens: list[int] = field(default_factory=list)  # input tokens of all requests of a game
+    compactions: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        total = sum(self.request_tokens)
+        return {
+            "requests": len(self.request_tokens),
+            "request_median": int(statistics.median(self.request_tokens or [0])),
+            "request_p95": percentile(self.request_tokens, 0.95),
+            "request_max": max(self.request_tokens, default=0),
+            "without_system_median": int(statistics.median(self.tail_tokens or [0])),
+            "without_system_p95": percentile(self.tail_tokens, 0.95),
+            "game_median": int(statistics.median(self.game_tokens or [0])),
+            "reusable_share": round(self.reusable_tokens / total, 4) if total else 0.0,
+            "compactions": self.compactions,
+        }
+
+
+class PrefixCache:
+    """Which message prefixes earlier requests sent (an exact-prefix cache's contents)."""
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def reusable(self, messages: Sequence[Message], tokens: Sequence[int]) -> int:
+        """Tokens of the longest leading run of ``messages`` some earlier request began with;
+        then remember every prefix of this request."""
+        reused = 0
+        run = 0
+        matched = True
+        h = hashlib.sha256()
+        for m, n in zip(messages, tokens, strict=True):
+            h.update(json.dumps(m, sort_keys=True, ensure_ascii=False).encode())
+            key = h.hexdigest()
+            run += n
+            if matched and key in self._seen:
+                reused = run
+            else:
+                matched = False
+            self._seen.add(key)
+        return reused
+
+
+class PolicyMeter:
+    """Feeds one game's decisions to a transcript per seat and policy and counts tokens."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        locale: str,
+        count: Callable[[str], int],
+        policies: Sequence[str] = HISTORY_POLICIES,
+        context_tokens: int | None = None,
+    ) -> None:
+        self.names = list(names)
+        self.locale = locale
+        self.policies = list(policies)
+        self.context_tokens = context_tokens
+        self._count = count
+        self._counted: dict[str, int] = {}
+        self.stats = {p: PolicyStats(p) for p in self.policies}
+        self.caches = {p: PrefixCache() for p in self.policies}
+        self._transcripts: dict[str, list[Transcript]] = {}
+        self._game_tokens: dict[str, int] = {}
+
+    def tokens(self, text: str) -> int:
+        n = self._counted.get(text)
+        if n is None:
+            n = self._counted[text] = self._count(text)
+        return n
+
+    def new_game(self) -> None:
+        self.end_game()
+        self._transcripts = {
+            p: [
+                Transcript(
+                    self.names, self.locale, p, self.context_tokens, count_tokens=self.tokens
+                )
+                for _ in self.names
+            ]
+            for p in self.policies
+        }
+        self._game_tokens = {p: 0 for p in self.policies}
+
+    def end_game(self) -> None:
+        for p, ts in self._transcripts.items():
+            self.stats[p].game_tokens.append(self._game_tokens[p])
+            self.stats[p].compactions += sum(t.compactions for t in ts)
+        self._transcripts = {}
+
+    def decision(self, view: Any, options: Sequence[str], chosen: str) -> None:
+        """One decision of ``view.viewer``; requests are built when it has several options."""
+        for p in self.policies:
+            t = self._transcripts[p][view.viewer]
+            if len(options) <= 1:
+                t.observe(view)
+                continue
+            messages = t.request(view, options)
+            tokens = [self.tokens(m["content"]) + 4 for m in messages]
+            st = self.stats[p]
+            st.request_tokens.append(sum(tokens))
+            st.tail_tokens.append(sum(tokens[1:]))
+            st.reusable_tokens += self.caches[p].reusable(messages, tokens)
+            self._game_tokens[p] += sum(tokens)
+            t.answered(json.dumps({"choice": chosen}))
+
+
+__all__ = ["PolicyMeter", "PolicyStats", "PrefixCache", "percentile"]
