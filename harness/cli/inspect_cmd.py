@@ -34,18 +34,26 @@ def register(sub: Any) -> None:
         "latency, tokens and cost.",
     )
     p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
-    p.add_argument("--model", metavar="M", help="provider/model or model name (wildcards ok)")
-    p.add_argument("--player", metavar="P", help="league player name")
-    p.add_argument("--role", metavar="R", help=f"role: {', '.join(ROLES)}")
-    p.add_argument("--seat", type=int, metavar="N", help="seat number")
-    p.add_argument("--kind", metavar="K", help="decision kind (play, respond_shot, discard, ...)")
-    p.add_argument("--fallback", metavar="REASON", help=f"fallback reason: {', '.join(FALLBACKS)}")
+    p.add_argument(
+        "--model", metavar="M", help="provider/model or model name (wildcards ok; default: any)"
+    )
+    p.add_argument("--player", metavar="P", help="league player name (default: any)")
+    p.add_argument("--role", metavar="R", help=f"role: {', '.join(ROLES)} (default: any)")
+    p.add_argument("--seat", type=int, metavar="N", help="seat number (default: any)")
+    p.add_argument(
+        "--kind", metavar="K", help="decision kind (play, respond_shot, discard, ...; default: any)"
+    )
+    p.add_argument(
+        "--fallback",
+        metavar="REASON",
+        help=f"fallback reason: {', '.join(FALLBACKS)} (default: any)",
+    )
     p.add_argument(
         "--invalid",
         action="store_true",
         help="only decisions with an unparseable or illegal model answer",
     )
-    p.add_argument("--game", metavar="ID", help="game id")
+    p.add_argument("--game", metavar="ID", help="game id (default: every game)")
     p.add_argument(
         "--limit",
         type=int,
@@ -54,6 +62,11 @@ def register(sub: Any) -> None:
         help=f"show at most N decisions (default {DEFAULT_LIMIT}; 0 = all)",
     )
     p.add_argument("--json", action="store_true", help="one JSON object per decision and line")
+    p.add_argument(
+        "--context",
+        action="store_true",
+        help="also print the earlier messages of a model seat's conversation (default: a count)",
+    )
     p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of the views")
     p.set_defaults(func=run)
 
@@ -89,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         for detail in details:
             print(json.dumps(decision_json(detail), ensure_ascii=False))
     elif details:
-        print(render_decisions_text(details), end="")
+        print(render_decisions_text(details, context=args.context), end="")
     shown = len(details)
     note = (
         f"{total} matching decisions"

@@ -28,6 +28,7 @@ from harness.records import DecisionLine, GameStart, RunStore
 from harness.views.context import view_context
 from harness.views.render import markdown_from_context
 
+from .conversation import Context, conversation_context
 from .verify import replay_steps, seat_names
 
 __all__ = [
@@ -216,6 +217,7 @@ def _details_for_game(
         sha = (d.model or {}).get("system_prompt_sha256")
         if sha:
             detail.system_prompt = prompts.get(sha)
+        detail.extra["context"] = conversation_context(decisions, d)
         result.append(detail)
     return result
 
@@ -291,11 +293,18 @@ def decision_json(detail: DecisionDetail) -> dict[str, Any]:
         "view_source": detail.view_source,
         "view_markdown": detail.view_markdown,
         "system_prompt": detail.system_prompt,
+        "context_messages": _context(detail).messages,
+        "context_verified": _context(detail).verified,
         "model_record": d.model,
     }
 
 
-def render_decisions_text(details: Iterable[DecisionDetail]) -> str:
+def _context(detail: DecisionDetail) -> Context:
+    ctx = detail.extra.get("context")
+    return ctx if isinstance(ctx, Context) else Context([], True)
+
+
+def render_decisions_text(details: Iterable[DecisionDetail], *, context: bool = False) -> str:
     """All details as text; each distinct system prompt is printed in full once."""
     template = _text_env().get_template("decision.txt.j2")
     shown: set[str] = set()
@@ -329,6 +338,8 @@ def render_decisions_text(details: Iterable[DecisionDetail]) -> str:
                 invalid=is_invalid(d),
                 show_system=first,
                 system_sha=sha,
+                context=_context(detail),
+                show_context=context,
             )
         )
     return "".join(p if p.endswith("\n") else p + "\n" for p in parts)

@@ -341,3 +341,33 @@ def test_record_names_the_policy_and_the_context_it_extended() -> None:
             assert r["context_messages"] >= by_seat.get(view.viewer, 0)
             by_seat[view.viewer] = r["context_messages"] + 2
     assert re.fullmatch(r"[0-9a-f]{64}", asked[-1]["context_sha256"])
+
+
+def test_inspect_rebuilds_every_request_from_the_records() -> None:
+    """``inspect`` shows the exact prompt: the earlier messages of a conversation rebuilt from
+    the seat's earlier records match what was sent, and the record's hash confirms them."""
+    from harness.records import DecisionLine
+    from harness.replay.conversation import conversation_context
+
+    provider, decisions = _model_game(19)
+    lines = [
+        DecisionLine(game_id="g", index=i + 1, event_index=view.event_count, seat=view.viewer,
+                     player="m", role=view.role, decision_kind="k", options=list(options),
+                     chosen=record["chosen"], latency_s=0.0, model=record)
+        for i, (view, options, record) in enumerate(decisions)
+    ]  # fmt: skip
+    sent = iter(provider.requests)
+    checked = 0
+    for line in lines:
+        if len(line.options) <= 1:
+            continue
+        request = next(sent)
+        for _ in range(len(line.model["attempts"]) - 1):  # corrective re-prompts
+            next(sent)
+        ctx = conversation_context(lines, line)
+        assert ctx.verified
+        assert [*ctx.messages, *line.model["messages"][:1]] == request.messages
+        checked += 1
+    assert checked > 30
+    forged = lines[-1].model_copy(update={"model": dict(lines[-1].model, context_sha256="0" * 64)})
+    assert not conversation_context(lines, forged).verified or not forged.model["context_messages"]
