@@ -92,13 +92,17 @@ def view_context(
     return {
         "schema_version": SCHEMA_VERSION,
         "locale": locale,
-        "you": {
-            "seat": me,
-            "name": names[me],
-            "role": view.role,
-            "role_name": role_name(view.role, locale),
-            "alive": view.seats[me].alive,
-        },
+        "you": (
+            {
+                "seat": me,
+                "name": names[me],
+                "role": view.role,
+                "role_name": role_name(view.role, locale),
+                "alive": view.seats[me].alive,
+            }
+            if me >= 0
+            else None  # a spectator's public view (viewer -1) has no seat of its own
+        ),
         "table": {
             "mode": view.mode,
             "mode_name": mode_name(view.mode, locale),

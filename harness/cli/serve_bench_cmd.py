@@ -1,0 +1,55 @@
+"""``bangarena bench serve`` — N concurrent bot tables on one web-table server process, each with a
+WebSocket spectator: decisions/s and the time from an action to the updated view reaching a
+client (p50/p95); prints figures and a final JSON line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from harness.engine.roles import MODES
+
+from .args import positive_int, seat_count
+from .errors import CliError
+
+
+def register_bench(bsub: Any) -> None:
+    p = bsub.add_parser(
+        "serve",
+        help="web table load: N bot tables with a WebSocket spectator each on one server process",
+        description="Starts the web table in its own process, opens one spectator per table "
+        "(each watches a bots-only game and starts another when it ends) and reports "
+        "decisions/s and the action-to-view latency measured at the spectators.",
+    )
+    p.add_argument("--tables", type=positive_int, default=100, help="concurrent tables")
+    p.add_argument("--seconds", type=float, default=30.0, help="how long to measure")
+    p.add_argument("--seats", type=seat_count, default=5, help="seats at every table (4-8)")
+    p.add_argument("--mode", choices=MODES, default="classic", help="role mode")
+    p.add_argument("--pause", type=float, default=0.3,
+                   help="seconds before each bot move (the 'fast' table speed; 0 = flat out)")  # fmt: skip
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.seconds > 0:
+        raise CliError("--seconds must be positive")
+    if args.pause < 0:
+        raise CliError("--pause cannot be negative")
+    from harness.web.bench import run_bench
+
+    r = run_bench(args.tables, args.seconds, args.seats, args.mode, args.pause).figures()
+    print(f"web table benchmark: {r['tables']} tables × {r['seats']} seats, one spectator each, "
+          f"{r['pause_s']:g} s before each bot move, {r['seconds']:.1f} s")  # fmt: skip
+    print(
+        f"  decisions/s              {r['decisions_per_s']:>10,.1f}  ({r['decisions']:,} decisions)"
+    )
+    print(f"  view frames received     {r['frames']:>10,}")
+    print(f"  games finished           {r['games_finished']:>10,}")
+    print(f"  action → view  p50       {r['latency_ms_p50']:>10,.1f} ms")
+    print(f"  action → view  p95       {r['latency_ms_p95']:>10,.1f} ms")
+    print(f"  action → view  max       {r['latency_ms_max']:>10,.1f} ms")
+    if r["errors"]:
+        print(f"  error frames             {r['errors']:>10,}")
+    print(json.dumps({"benchmark": "serve", **r}))
+    return 0

@@ -1,0 +1,71 @@
+"""``bangarena serve [--host] [--port] [--config FILE]`` — the web table (FastAPI + uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import socket
+from typing import Any
+
+from .errors import CliError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the web table: people, bots and model seats play in the browser",
+        description="Start the web table on http://HOST:PORT/. People create rooms, join by "
+        "code, and play with rule bots and configured model seats; every finished game is "
+        "written to the run folder (default results/web) in the league format, so `bangarena "
+        "report` and `league report` read it. Model seats are configured like league players "
+        "(--config: a YAML file with `players`, optional `name`, `output`, `locale`, "
+        "`providers`); their API keys come from environment variables.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on")
+    p.add_argument("--port", type=_port, default=8000, help="TCP port")
+    p.add_argument("--config", metavar="FILE", help="YAML with model players and the run folder")
+    p.set_defaults(func=run)
+
+
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= v <= 65535:
+        raise argparse.ArgumentTypeError("a port is 1..65535")
+    return v
+
+
+def _check_bind(host: str, port: int) -> None:
+    """Fail with one line (not a traceback) when the address cannot be used."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise CliError(f"cannot resolve host {host!r}") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as e:
+            why = "is already in use" if e.errno == errno.EADDRINUSE else f"({e.strerror})"
+            raise CliError(f"cannot listen on {host}:{port}: the address {why}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.league.config import ConfigError
+    from harness.web import create_app, load_web_config
+
+    try:
+        config = load_web_config(args.config)
+    except ConfigError as e:
+        raise CliError(str(e)) from None
+    _check_bind(args.host, args.port)
+    import uvicorn
+
+    models = ", ".join(config.model_players()) or "none"
+    print(f"BangArena table on http://{args.host}:{args.port}/  (model seats: {models}; "
+          f"games are written to {config.run_dir})", flush=True)  # fmt: skip
+    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+    return 0

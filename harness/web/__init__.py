@@ -1,0 +1,10 @@
+"""The web table: people, rule bots and model seats at one table in the browser.
+
+:func:`create_app` builds the FastAPI application (``bangarena serve`` runs it with uvicorn).
+"""
+
+from .app import create_app
+from .config import WebConfig, load_web_config
+from .registry import Registry
+
+__all__ = ["Registry", "WebConfig", "create_app", "load_web_config"]

@@ -1,0 +1,218 @@
+"""The FastAPI application: the static page, two small JSON endpoints and the table's WebSocket.
+
+``/`` and ``/static/*`` serve the page (HTML, CSS, JS; no build step, nothing from a CDN).
+``/api/meta`` lists the settings a table can have and the configured model players;
+``/api/library/<locale>`` gives the library of cards, characters and the rules (``rules_md/``).
+``/ws`` carries everything else: each text frame is one message of :mod:`.protocol`, answered on
+that connection only; pushes are frames of :mod:`.frames` and room updates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES
+from harness.paths import RULES_MD_DIR
+from harness.views.names import LOCALES, mode_name
+
+from . import protocol as p
+from .config import WebConfig
+from .connection import Connection
+from .registry import Registry
+from .rooms import Room, RoomError
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+
+def create_app(config: WebConfig | None = None, *, registry: Registry | None = None) -> FastAPI:
+    reg = registry or Registry(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        reg.start()
+        try:
+            yield
+        finally:
+            await reg.aclose()
+
+    app = FastAPI(title="BangArena table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.registry = reg
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "locales": list(LOCALES),
+            "seats": [MIN_SEATS, MAX_SEATS],
+            "modes": [
+                {"id": m, "name": {loc: mode_name(m, loc) for loc in LOCALES}} for m in MODES
+            ],  # fmt: skip
+            "decision_seconds": list(p.DECISION_SECONDS),
+            "speeds": list(p.SPEEDS),
+            "reactions": p.REACTIONS,
+            "models": reg.model_choices(),
+        }
+
+    @app.get("/api/library/{locale}")
+    async def library(locale: str) -> dict[str, Any]:
+        if locale not in LOCALES:
+            raise HTTPException(404, f"no locale {locale[:8]!r}")
+        return _library(locale)
+
+    @app.websocket("/ws")
+    async def table_socket(socket: WebSocket) -> None:
+        await socket.accept()
+        conn = Connection(socket)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            while not conn.closed:
+                text = await _receive(socket)
+                if text is None:
+                    break
+                try:
+                    handle(reg, conn, p.parse_message(text))
+                except (p.BadMessage, RoomError) as e:
+                    conn.send(p.error_frame(e.code, str(e)))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.room is not None:
+                conn.room.detach(conn)
+            conn.close()
+            await writer
+
+    return app
+
+
+async def _receive(socket: WebSocket) -> str | bytes | None:
+    msg = await socket.receive()
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text = msg.get("text")
+    return text if text is not None else (msg.get("bytes") or b"")
+
+
+@lru_cache(maxsize=4)
+def _library(locale: str) -> dict[str, Any]:
+    data = json.loads((RULES_MD_DIR / "rules.json").read_text(encoding="utf-8"))
+    return {
+        "rules": (RULES_MD_DIR / f"rules.{locale}.md").read_text(encoding="utf-8"),
+        "cards": [
+            {
+                "id": c["id"],
+                "name": c["name"][locale],
+                "effect": c["effect"][locale],
+                "copies": c["copies"],
+                "kind": c["kind"],
+                "suits_ranks": c["suits_ranks"],
+            }
+            for c in data["cards"]
+        ],  # fmt: skip
+        "characters": [
+            {
+                "id": c["id"],
+                "name": c["name"][locale],
+                "hp": c["hp"],
+                "ability": c["ability"][locale],
+            }
+            for c in data["characters"]
+        ],  # fmt: skip
+    }
+
+
+def _room(conn: Connection) -> Room:
+    if conn.room is None:
+        raise RoomError("no_room", "create, join or watch a table first")
+    return conn.room
+
+
+def _joined(conn: Connection, room: Room, token: str | None) -> None:
+    conn.send({"type": "joined", "code": room.code, "seat": conn.seat, "token": token,
+               "link": f"/?room={room.code}"})  # fmt: skip
+    room.send_all(conn)
+
+
+def handle(reg: Registry, conn: Connection, m: Any) -> None:
+    """Do what one valid message asks, or raise :class:`RoomError`."""
+    if isinstance(m, p.Ping):
+        conn.send({"type": "pong"})
+    elif isinstance(m, p.SetLocale):
+        conn.locale = m.locale
+        if conn.room is not None:
+            conn.room.send_all(conn)
+    elif isinstance(m, p.Create):
+        conn.locale = m.locale
+        room = reg.create(m.settings)
+        token = room.join(conn, m.name)
+        _joined(conn, room, token)
+        if m.play:
+            room.start()
+    elif isinstance(m, p.Join):
+        conn.locale = m.locale
+        room = reg.get(m.code)
+        if m.token is not None:
+            room.rejoin(conn, m.token)
+            token: str | None = m.token
+        elif m.name is not None:
+            token = room.join(conn, m.name)
+        else:
+            raise RoomError("bad_message", "join needs a name or a seat token")
+        _joined(conn, room, token)
+        room.broadcast_room()
+    elif isinstance(m, p.Watch):
+        conn.locale = m.locale
+        if m.code is not None:
+            room = reg.get(m.code)
+            room.watch(conn)
+        else:
+            room = reg.create(m.settings)
+            room.watch(conn)
+            _joined(conn, room, None)
+            room.start()
+            return
+        _joined(conn, room, None)
+    elif isinstance(m, p.Act):
+        _room(conn).act(conn, m.decision, m.option)
+    elif isinstance(m, p.Signal):
+        _room(conn).signal(conn, m)
+    elif isinstance(m, p.Leave):
+        _room(conn).leave(conn)
+        conn.send({"type": "left", "reason": "left"})
+    elif isinstance(m, p.HOST_MESSAGES):
+        room = _room(conn)
+        room.require_host(conn)
+        _host(room, m)
+        room.broadcast_room()
+    else:  # pragma: no cover - every message type is handled above
+        raise RoomError("unknown_type", "unhandled message")
+
+
+def _host(room: Room, m: Any) -> None:
+    if isinstance(m, p.FillBots):
+        room.fill_bots()
+    elif isinstance(m, p.SeatBot):
+        room.seat_bot(m.seat, m.player)
+    elif isinstance(m, p.Replace):
+        room.replace(m.seat, m.player)
+    elif isinstance(m, p.Remove):
+        room.remove(m.seat)
+    elif isinstance(m, p.Autopilot):
+        room.autopilot(m.seat, m.on)
+    elif isinstance(m, p.SetSpeed):
+        room.set_speed(m.speed)
+    elif isinstance(m, p.Start):
+        room.start()

@@ -1,0 +1,103 @@
+"""The web table's configuration (``bangarena serve --config FILE``).
+
+Model seats are configured exactly like league players (the same YAML ``players`` entries; keys
+from the environment variables they name).  Finished games go to the run folder
+``<output>/<name>``.  Everything is optional: without a file, rule bots fill the free seats and
+games are written to ``results/web``.
+
+.. code-block:: yaml
+
+    name: web
+    players:
+      - name: gpt-mini
+        kind: model
+        model: {provider: openai, model: gpt-4o-mini}
+    providers: {openai: {concurrency: 4}}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from harness.league.config import (
+    ConfigError,
+    LeagueConfig,
+    PlayerConfig,
+    ProviderLimits,
+    _format_error,
+)
+from harness.paths import RESULTS_DIR
+
+__all__ = ["ConfigError", "WebConfig", "load_web_config"]
+
+
+class WebConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(default="web", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
+    players: list[PlayerConfig] = Field(default_factory=list)
+    output: str = str(RESULTS_DIR)
+    locale: Literal["en", "ru"] = "en"  # the language of model seats' prompts
+    retry_budget: int = Field(default=4, ge=0)
+    providers: dict[str, ProviderLimits] = Field(default_factory=dict)
+
+    @field_validator("players")
+    @classmethod
+    def _unique(cls, v: list[PlayerConfig]) -> list[PlayerConfig]:
+        names = [p.name for p in v]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"player names must be unique, repeated: {', '.join(dup)}")
+        return v
+
+    @property
+    def run_dir(self) -> Path:
+        return Path(self.output) / self.name
+
+    def model_players(self) -> dict[str, PlayerConfig]:
+        return {p.name: p for p in self.players if p.kind == "model"}
+
+    def league_config(self, decision_seconds: float) -> LeagueConfig:
+        """The league view of these players, for the league's shared model-seat factory (one
+        provider per model player behind the per-provider limits)."""
+        return LeagueConfig(
+            name=self.name,
+            players=self.players or [PlayerConfig(name="bot", kind="bot")],
+            tables=[{"seats": [4]}],  # type: ignore[list-item]
+            games_per_table=1,
+            locale=self.locale,
+            decision_seconds=decision_seconds,
+            retry_budget=self.retry_budget,
+            providers=self.providers,
+            output=self.output,
+        )
+
+
+def parse_web_config(data: Any, source: str = "config") -> WebConfig:
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of settings at the top level")
+    try:
+        return WebConfig.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(f"{source}: {_format_error(e)}") from None
+
+
+def load_web_config(path: str | Path | None) -> WebConfig:
+    if path is None:
+        return WebConfig()
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read config {p}: {e.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        raise ConfigError(f"{p}: not valid YAML") from None
+    return parse_web_config(data, str(p))

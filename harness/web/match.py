@@ -1,0 +1,142 @@
+"""One game at a web table, played by the league's table runner.
+
+Every seat is a :class:`~harness.web.seats.WebSeat`; :func:`~harness.agents.table.play_game` asks
+them in turn with the table's decision timer and the R-5 fallback, exactly as in a league game.
+Before each decision the room pushes every connection its new view (so views follow every applied
+action), then — when an automated seat is to move — waits the table's pause (the speed setting).
+Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from harness.agents import Decided
+from harness.agents.table import TableResult, play_game
+from harness.engine import Game, SeatView
+from harness.records import DecisionLine
+
+from .seats import WebSeat
+from .signals import SignalBoard
+
+RecordKind = Literal["human", "bot", "model", "random"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    """Who sat in a seat when the game started, as the record names them."""
+
+    player: str
+    kind: RecordKind
+    model: str | None
+    name: str
+
+
+@dataclass
+class Match:
+    game: Game
+    game_id: str
+    seats: list[WebSeat]
+    decision_seconds: float
+    entries: list[SeatEntry]
+    started_wall: float = field(default_factory=time.time)
+    decisions: list[DecisionLine] = field(default_factory=list)
+    signals: SignalBoard = field(init=False)
+    decision_started: float = 0.0
+    deciding: int = -1
+    action_at: float = 0.0  # wall clock of the last applied action
+    result: TableResult | None = None
+    task: asyncio.Task[None] | None = None
+
+    def __post_init__(self) -> None:
+        self.signals = SignalBoard(self.game.n)
+        self.roles = [s.role for s in self.game.seats]
+        self.started_kinds = [s.controller for s in self.seats]
+        self.started_players = [s.player for s in self.seats]
+
+    @property
+    def decision_no(self) -> int:
+        """The 1-based number of the pending decision (what an ``act`` message names)."""
+        return len(self.decisions) + 1
+
+    @property
+    def over(self) -> bool:
+        return self.game.winning_side is not None
+
+    def asks(self, seat: int) -> bool:
+        """Whether the person in ``seat`` is asked the pending decision (forced decisions with
+        one option are answered for them)."""
+        d = self.game.pending
+        return (
+            d is not None
+            and d.seat == seat == self.deciding
+            and not self.seats[seat].automated
+            and len(d.options) > 1
+        )
+
+    def timer(self) -> dict[str, Any] | None:
+        """The pending decision's timer, shown at the portrait of a person who must decide."""
+        if self.over or self.deciding < 0 or not self.asks(self.deciding):
+            return None
+        left = self.decision_seconds - (time.monotonic() - self.decision_started)
+        return {"seat": self.deciding, "left": round(max(0.0, left), 2),
+                "total": self.decision_seconds}  # fmt: skip
+
+    def started(self, seat: int) -> None:
+        self.deciding = seat
+        self.decision_started = time.monotonic()
+
+    def on_decision(self, game: Game, view: SeatView, decided: Decided) -> None:
+        d = game.pending
+        assert d is not None
+        self.decisions.append(
+            DecisionLine(
+                game_id=self.game_id,
+                index=len(self.decisions) + 1,
+                event_index=len(game.events),
+                seat=d.seat,
+                player=self.seats[d.seat].player,
+                role=self.roles[d.seat],
+                decision_kind=d.kind,
+                options=d.option_ids,
+                chosen=decided.option,
+                fallback=decided.fallback,
+                error=decided.error,
+                latency_s=round(decided.latency_s, 6),
+                model=decided.record.model_dump(mode="json") if decided.record else None,
+            )
+        )
+        self.deciding = -1
+        self.action_at = time.time()
+
+    async def play(self, on_end: Callable[[Match], Awaitable[None]]) -> None:
+        self.result = await play_game(
+            self.game,
+            self.seats,
+            game_id=self.game_id,
+            timeout=self.decision_seconds,
+            policy="simplest",
+            on_decision=self.on_decision,
+        )
+        self.action_at = time.time()
+        await on_end(self)
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: who played it and how (for the game-over screen)."""
+        out = []
+        assert self.result is not None
+        for i, st in enumerate(self.result.stats):
+            out.append(
+                {
+                    "kind": self.started_kinds[i],
+                    "player": self.started_players[i],
+                    "decisions": st.decisions,
+                    "fallbacks": sum(st.fallbacks.values()),
+                    "seconds": round(st.latency_s, 1),
+                }
+            )
+        return out

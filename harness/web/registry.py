@@ -1,0 +1,138 @@
+"""All rooms of one server, with what they share: the config, the run folder, model seats and the
+housekeeping loop (the host role passes on after :data:`HOST_GRACE_S`; rooms nobody has been
+connected to for ``idle_seconds`` are closed)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from harness.agents.base import Agent
+from harness.engine import Game
+from harness.records import RunStore
+
+from .config import WebConfig
+from .protocol import TableSettings
+from .rooms import Room, RoomError
+
+HOST_GRACE_S = 30.0
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 5
+MAX_ROOMS = 1000
+PAUSES = {"slow": 2.0, "normal": 1.0, "fast": 0.3}  # seconds before a bot's move
+
+
+class Registry:
+    def __init__(
+        self,
+        config: WebConfig | None = None,
+        *,
+        pauses: dict[str, float] | None = None,
+        idle_seconds: float = 600.0,
+        host_grace: float = HOST_GRACE_S,
+        seed: Callable[[], int] | None = None,
+    ) -> None:
+        self.config = config or WebConfig()
+        self.pauses = {**PAUSES, **(pauses or {})}
+        self.idle_seconds = idle_seconds
+        self.host_grace = host_grace
+        self.store = RunStore(self.config.run_dir)
+        self.rooms: dict[str, Room] = {}
+        self._seed = seed or (lambda: secrets.randbelow(2**31))
+        self._model_seats: Any = None
+        self._ids: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    # ----------------------------------------------------------------- rooms
+    def create(self, settings: TableSettings) -> Room:
+        if len(self.rooms) >= MAX_ROOMS:
+            raise RoomError("busy", "the server has no room for another table")
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        while code in self.rooms:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        room = self.rooms[code] = Room(code, settings, self)
+        return room
+
+    def get(self, code: str) -> Room:
+        room = self.rooms.get(code.upper())
+        if room is None:
+            raise RoomError("no_room", f"no room {code[:8]!r}")
+        return room
+
+    def new_seed(self) -> int:
+        return self._seed()
+
+    def game_id(self, code: str, n: int) -> str:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        gid = f"web-{stamp}-{code}-{n}"
+        while gid in self._ids:
+            gid += "x"
+        self._ids.add(gid)
+        return gid
+
+    # ----------------------------------------------------------- model seats
+    def model_choices(self) -> list[dict[str, str]]:
+        return [
+            {"player": name, "model": self.model_label(name)}
+            for name in self.config.model_players()
+        ]
+
+    def model_label(self, player: str) -> str:
+        p = self.config.model_players()[player]
+        assert p.model is not None
+        return f"{p.model.provider}/{p.model.model}"
+
+    def model_agent(
+        self,
+        player: str,
+        seat: int,
+        game: Game,
+        game_id: str,
+        names: list[str],
+        decision_seconds: float,
+    ) -> Agent:
+        """A model seat for ``player``, sharing its provider (and limits) with every table."""
+        from harness.league.model_seats import ModelSeats
+        from harness.league.schedule import GameSpec
+
+        if self._model_seats is None:
+            self._model_seats = ModelSeats(self.config.league_config(60.0), self.config.run_dir)
+        spec = GameSpec(game_id, game.n, game.mode, game.seed, 0, 0, (player,) * game.n,
+                        tuple(names))  # fmt: skip
+        agent = self._model_seats.seat(player, seat, spec)
+        agent.decision_seconds = decision_seconds  # the table's timer, as for every seat
+        return agent  # type: ignore[no-any-return]
+
+    # ---------------------------------------------------------- housekeeping
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._housekeeping())
+
+    async def _housekeeping(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            self.tick(time.monotonic())
+
+    def tick(self, now: float) -> None:
+        for code, room in list(self.rooms.items()):
+            room.check_host(now, self.host_grace)
+            # a table of bots only is closed as soon as nobody watches it
+            idle = self.idle_seconds if room.has_people else 0.0
+            if not room.connections() and now - room.idle_since >= idle:
+                del self.rooms[code]
+                asyncio.get_running_loop().create_task(room.close())
+
+    async def aclose(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for room in list(self.rooms.values()):
+            await room.close()
+        self.rooms.clear()
+        if self._model_seats is not None:
+            await self._model_seats.aclose()

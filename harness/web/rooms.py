@@ -1,0 +1,491 @@
+"""A room: its seats (people, bots, model seats), its host, its connections and its game.
+
+Seed 001, "Настройки и комната": the host fills free seats with bots, seats a bot or a configured
+model in one seat, replaces a person by a bot or removes them, and during a game hands a vanished
+person's seat to the bot (autopilot) and gives it back; the host changes the speed at any time.
+A person holds their seat with a token (kept by the browser), so reloading the page or coming
+back after a lost connection restores the seat and the whole view.
+
+Every method that a client message triggers either does what it says or raises
+:class:`RoomError` — and then changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from harness.engine import Game
+
+from .connection import Connection
+from .frames import over_frame, view_frame
+from .match import Match, SeatEntry
+from .protocol import Signal, TableSettings
+from .records import write_match
+from .seats import Controller, WebSeat
+from .signals import SignalRefused
+
+if TYPE_CHECKING:
+    from .registry import Registry
+
+log = logging.getLogger(__name__)
+
+SlotKind = Literal["empty", "person", "bot", "model"]
+BOT_WORD = {"en": "Bot", "ru": "Бот"}
+AI_WORD = {"en": "AI", "ru": "ИИ"}
+
+
+class RoomError(Exception):
+    """A request that cannot be done; ``code`` is a stable word, the message one line."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Slot:
+    kind: SlotKind = "empty"
+    name: str = ""  # a person's name at the table
+    player: str = ""  # the record's player: a person's name, "bot" or a model player
+    token: str | None = None
+    conns: set[Connection] = field(default_factory=set)
+    gone_since: float = 0.0
+
+
+class Room:
+    def __init__(self, code: str, settings: TableSettings, registry: Registry) -> None:
+        self.code = code
+        self.settings = settings
+        self.speed = settings.speed
+        self.registry = registry
+        self.slots = [Slot() for _ in range(settings.seats)]
+        self.host: int | None = None
+        self.spectators: set[Connection] = set()
+        self.match: Match | None = None
+        self.games = 0
+        self.idle_since = time.monotonic()
+        self._names: dict[str, list[str]] = {}
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def state(self) -> str:
+        if self.match is None:
+            return "lobby"
+        return "over" if self.match.over else "playing"
+
+    @property
+    def playing(self) -> bool:
+        return self.state == "playing"
+
+    @property
+    def has_people(self) -> bool:
+        return any(s.kind == "person" for s in self.slots)
+
+    def connections(self) -> list[Connection]:
+        return [c for s in self.slots for c in s.conns] + list(self.spectators)
+
+    def names(self, locale: str) -> list[str]:
+        """Seat names as shown in ``locale`` (bots and model seats are "Bot 3", "ИИ 5")."""
+        if locale not in self._names:
+            out = []
+            for i, s in enumerate(self.slots):
+                if s.kind == "person":
+                    out.append(s.name)
+                elif s.kind == "bot":
+                    out.append(f"{BOT_WORD[locale]} {i + 1}")
+                elif s.kind == "model":
+                    out.append(f"{AI_WORD[locale]} {i + 1}")
+                else:
+                    out.append("—")
+            self._names[locale] = out
+        return self._names[locale]
+
+    def _changed(self) -> None:
+        self._names.clear()
+
+    def _unique_name(self, name: str) -> str:
+        taken = {s.name for s in self.slots if s.kind == "person"}
+        base, k = name.strip(), 2
+        while name in taken or name.strip() != name or not name:
+            name, k = f"{base[:20]} ({k})", k + 1
+        return name
+
+    # ------------------------------------------------------- people and seats
+    def join(self, conn: Connection, name: str) -> str:
+        """Seat a new person in the first free seat; returns their seat token."""
+        if self.playing:
+            raise RoomError("started", "the game has started: watch it, or come back with your "
+                            "seat's link")  # fmt: skip
+        free = [i for i, s in enumerate(self.slots) if s.kind == "empty"]
+        if not free:
+            raise RoomError("room_full", f"room {self.code} is full")
+        seat = free[0]
+        name = self._unique_name(name)
+        self.slots[seat] = Slot("person", name, name, secrets.token_urlsafe(18))
+        self._changed()
+        if self.host is None or self.slots[self.host].kind != "person":
+            self.host = seat
+        self._attach(conn, seat)
+        return self.slots[seat].token or ""
+
+    def rejoin(self, conn: Connection, token: str) -> int:
+        """Take back the seat that ``token`` holds (a reload or a new connection)."""
+        for i, s in enumerate(self.slots):
+            if (
+                s.kind == "person"
+                and s.token is not None
+                and secrets.compare_digest(s.token, token)
+            ):
+                self._attach(conn, i)
+                return i
+        raise RoomError("bad_token", "that seat token is not valid in this room")
+
+    def watch(self, conn: Connection) -> None:
+        self._detach_elsewhere(conn)
+        conn.room, conn.seat, conn.seen = self, None, 0
+        self.spectators.add(conn)
+        self.idle_since = time.monotonic()
+
+    def _detach_elsewhere(self, conn: Connection) -> None:
+        if conn.room is not None:
+            conn.room.detach(conn)
+
+    def _attach(self, conn: Connection, seat: int) -> None:
+        self._detach_elsewhere(conn)
+        slot = self.slots[seat]
+        for old in list(slot.conns):  # one live connection per seat: the newest wins
+            old.send({"type": "error", "code": "replaced",
+                      "message": "this seat was opened in another window"})  # fmt: skip
+            old.room, old.seat = None, None
+            old.close()
+        slot.conns = {conn}
+        conn.room, conn.seat, conn.seen = self, seat, 0
+        self.idle_since = time.monotonic()
+        if self.match is not None:
+            self.match.seats[seat].set_connected(True)
+
+    def detach(self, conn: Connection) -> None:
+        """``conn`` is gone (closed socket, or it moved to another room)."""
+        if conn.room is not self:
+            return
+        seat = conn.seat
+        conn.room, conn.seat = None, None
+        self.spectators.discard(conn)
+        if seat is not None:
+            slot = self.slots[seat]
+            slot.conns.discard(conn)
+            if not slot.conns:
+                slot.gone_since = time.monotonic()
+                if self.match is not None and slot.kind == "person":
+                    self.match.seats[seat].set_connected(False)
+        if not self.connections():
+            self.idle_since = time.monotonic()
+        self.broadcast_room()
+
+    def leave(self, conn: Connection) -> None:
+        """A person leaves the room for good (← Back): before a game their seat is freed, during
+        one the bot takes it over."""
+        seat = conn.seat
+        if seat is not None and self.slots[seat].kind == "person":
+            if self.playing:
+                self._to_bot(seat, "bot")
+            else:
+                self.slots[seat] = Slot()
+                self._changed()
+            if self.host == seat:
+                self.host = self._next_host(exclude=seat)
+        self.detach(conn)
+
+    def _next_host(self, exclude: int | None = None) -> int | None:
+        for i, s in enumerate(self.slots):
+            if i != exclude and s.kind == "person" and s.conns:
+                return i
+        return None
+
+    def check_host(self, now: float, grace: float) -> bool:
+        """Pass the host role on when the host has been gone ``grace`` seconds."""
+        if self.host is None:
+            return False
+        slot = self.slots[self.host]
+        if slot.kind == "person" and (slot.conns or now - slot.gone_since < grace):
+            return False
+        nxt = self._next_host(exclude=self.host)
+        if nxt is None:
+            return False
+        self.host = nxt
+        self.broadcast_room()
+        return True
+
+    # ------------------------------------------------------------- host tools
+    def require_host(self, conn: Connection) -> None:
+        if conn.seat is None or conn.seat != self.host:
+            raise RoomError("not_host", "only the host of the table can do that")
+
+    def _lobby_only(self) -> None:
+        if self.playing:
+            raise RoomError("started", "not during a game")
+
+    def _seat(self, seat: int) -> Slot:
+        if not 0 <= seat < len(self.slots):
+            raise RoomError("bad_seat", f"this table has seats 1–{len(self.slots)}")
+        return self.slots[seat]
+
+    def _automated(self, player: str) -> tuple[SlotKind, str]:
+        if player == "bot":
+            return "bot", "bot"
+        if player in self.registry.config.model_players():
+            return "model", player
+        raise RoomError("unknown_player", f"no bot or configured model called {player[:64]!r}")
+
+    def fill_bots(self) -> None:
+        self._lobby_only()
+        for i, s in enumerate(self.slots):
+            if s.kind == "empty":
+                self.slots[i] = Slot("bot", player="bot")
+        self._changed()
+
+    def seat_bot(self, seat: int, player: str) -> None:
+        self._lobby_only()
+        if self._seat(seat).kind != "empty":
+            raise RoomError("seat_taken", f"seat {seat + 1} is taken")
+        kind, player = self._automated(player)
+        self.slots[seat] = Slot(kind, player=player)
+        self._changed()
+
+    def replace(self, seat: int, player: str) -> None:
+        slot = self._seat(seat)
+        if slot.kind == "empty":
+            raise RoomError("seat_empty", f"seat {seat + 1} is free")
+        if seat == self.host:
+            raise RoomError("bad_seat", "the host cannot replace themselves; use ← Back")
+        kind, player = self._automated(player)
+        if self.playing:
+            if kind != "bot":
+                raise RoomError("started", "during a game a seat can only go to the bot")
+            self._to_bot(seat, player)
+            return
+        self._evict(seat)
+        self.slots[seat] = Slot(kind, player=player)
+        self._changed()
+
+    def remove(self, seat: int) -> None:
+        self._lobby_only()
+        slot = self._seat(seat)
+        if seat == self.host:
+            raise RoomError("bad_seat", "the host cannot remove themselves; use ← Back")
+        if slot.kind == "empty":
+            raise RoomError("seat_empty", f"seat {seat + 1} is free")
+        self._evict(seat)
+        self.slots[seat] = Slot()
+        self._changed()
+
+    def _evict(self, seat: int) -> None:
+        for c in list(self.slots[seat].conns):
+            c.send({"type": "left", "reason": "removed"})
+            c.room, c.seat = None, None
+        self.slots[seat].conns.clear()
+
+    def _to_bot(self, seat: int, player: str) -> None:
+        """During a game: the bot plays this seat to the end; the person's windows watch."""
+        old = self.slots[seat]
+        for c in list(old.conns):
+            c.seat, c.seen = None, 0
+            self.spectators.add(c)
+            c.send({"type": "joined", "code": self.code, "seat": None, "token": None})
+        self.slots[seat] = Slot("bot", player="bot")
+        self._changed()
+        assert self.match is not None
+        self.match.seats[seat].hand_to("bot", "bot")
+
+    def autopilot(self, seat: int, on: bool) -> None:
+        if not self.playing or self.match is None:
+            raise RoomError("not_started", "autopilot is for a game in progress")
+        if self._seat(seat).kind != "person":
+            raise RoomError("bad_seat", f"seat {seat + 1} is not a person's")
+        self.match.seats[seat].set_autopilot(on)
+
+    def set_speed(self, speed: str) -> None:
+        self.speed = speed  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------- game
+    def start(self) -> None:
+        if self.playing:
+            raise RoomError("started", "the game is already running")
+        self.fill_bots()
+        self.games += 1
+        seed = self.registry.new_seed()
+        game = Game.new(self.settings.seats, self.settings.mode, seed)
+        game_id = self.registry.game_id(self.code, self.games)
+        seats = []
+        for i, s in enumerate(self.slots):
+            model = None
+            controller: Controller = "person" if s.kind == "person" else s.kind  # type: ignore[assignment]
+            if s.kind == "model":
+                model = self.registry.model_agent(s.player, i, game, game_id, self.names("en"),
+                                                  self.settings.decision_seconds)  # fmt: skip
+            seat = WebSeat(i, controller, s.player, self.before_decision, model)
+            seat.connected = bool(s.conns) if s.kind == "person" else True
+            seats.append(seat)
+        entries = [self._entry(i) for i in range(len(self.slots))]
+        self.match = Match(game, game_id, seats, float(self.settings.decision_seconds), entries)
+        for c in self.connections():
+            c.seen = 0
+        self.match.task = asyncio.get_running_loop().create_task(self._run(self.match))
+        self.broadcast_room()
+
+    def _entry(self, seat: int) -> SeatEntry:
+        s = self.slots[seat]
+        kind = "human" if s.kind == "person" else s.kind
+        label = self.registry.model_label(s.player) if s.kind == "model" else None
+        return SeatEntry(s.player, kind, label, self.names("en")[seat])  # type: ignore[arg-type]
+
+    async def _run(self, match: Match) -> None:
+        t0 = time.monotonic()
+        try:
+            await match.play(self._ended)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # a model seat's fatal error, a game that never ends
+            log.exception("game %s stopped", match.game_id)
+            self.match = None
+            for c in self.connections():
+                c.send(
+                    {"type": "error", "code": "game_stopped", "message": f"the game stopped: {e}"}
+                )
+            self.broadcast_room()
+            return
+        finally:
+            for s in match.seats:
+                await s.aclose()
+        log.info("game %s finished in %.1f s", match.game_id, time.monotonic() - t0)
+
+    async def _ended(self, match: Match) -> None:
+        self.broadcast_views()
+        duration = time.time() - match.started_wall
+        await asyncio.to_thread(
+            write_match, self.registry.store, self.registry.config.name, match, duration
+        )
+        summary = match.summary()
+        for c in self.connections():
+            c.send(over_frame(match.game, self.names(c.locale), c.locale, summary))
+        self.broadcast_room()
+
+    async def before_decision(self, seat: int, automated: bool) -> None:
+        """Called by a seat before it decides: push every connection its new view, then wait the
+        table's pause when a bot or model is to move."""
+        assert self.match is not None
+        self.match.started(seat)
+        self.broadcast_views()
+        await asyncio.sleep(self.registry.pauses[self.speed] if automated else 0)
+
+    # ---------------------------------------------------------------- actions
+    def act(self, conn: Connection, decision: int, option: str) -> None:
+        match = self.match
+        if conn.seat is None:
+            raise RoomError("not_seated", "spectators cannot act")
+        if match is None or match.over:
+            raise RoomError("not_started", "no game is in progress")
+        if decision != match.decision_no:
+            raise RoomError("stale_decision", f"decision {decision} is not the current one "
+                            f"({match.decision_no})")  # fmt: skip
+        seat = match.seats[conn.seat]
+        if not seat.waiting:
+            raise RoomError("not_your_turn", "it is not your decision")
+        if not seat.answer(option):
+            raise RoomError("unknown_option", f"{option[:64]!r} is not one of your options")
+
+    def signal(self, conn: Connection, msg: Signal) -> None:
+        match = self.match
+        if conn.seat is None or self.slots[conn.seat].kind != "person":
+            raise RoomError("not_seated", "only people at the table send signals")
+        if match is None:
+            raise RoomError("not_started", "signals are for a game")
+        game = match.game
+        alive = game.seats[conn.seat].alive and not match.over
+        target_alive = msg.target is None or (
+            0 <= msg.target < game.n and game.seats[msg.target].alive
+        )
+        try:
+            rec = match.signals.add(
+                conn.seat, msg.kind, alive=alive, event_index=len(game.events), role=msg.role,
+                target=msg.target, reaction=msg.reaction, target_alive=target_alive,
+            )  # fmt: skip
+        except SignalRefused as e:
+            raise RoomError(e.code, str(e)) from None
+        frame = {"type": "signal", "signal": rec.model_dump(), "board": match.signals.state()}
+        for c in self.connections():
+            c.send(frame)
+
+    # ------------------------------------------------------------- broadcasts
+    def send_view(self, conn: Connection) -> None:
+        match = self.match
+        if match is None:
+            return
+        frame = view_frame(
+            match.game, conn.seat, conn.seen, self.names(conn.locale), conn.locale,
+            decision=match.decision_no, timer=match.timer(), action_at=match.action_at,
+            ask=conn.seat is not None and match.asks(conn.seat),
+        )  # fmt: skip
+        conn.seen = frame["events"]
+        conn.send(frame)
+
+    def broadcast_views(self) -> None:
+        for c in self.connections():
+            self.send_view(c)
+
+    def room_frame(self, conn: Connection) -> dict[str, Any]:
+        names = self.names(conn.locale)
+        seats = []
+        for i, s in enumerate(self.slots):
+            ws = self.match.seats[i] if self.match is not None else None
+            seats.append(
+                {
+                    "seat": i,
+                    "name": names[i],
+                    "kind": s.kind,
+                    "model": self.registry.model_label(s.player) if s.kind == "model" else None,
+                    "connected": bool(s.conns) if s.kind == "person" else None,
+                    "autopilot": bool(ws and ws.autopilot),
+                }
+            )
+        return {
+            "type": "room",
+            "code": self.code,
+            "link": f"/?room={self.code}",
+            "state": self.state,
+            "settings": self.settings.model_dump(),
+            "speed": self.speed,
+            "host": self.host,
+            "you": conn.seat,
+            "is_host": conn.seat is not None and conn.seat == self.host,
+            "seats": seats,
+            "models": self.registry.model_choices(),
+            "board": self.match.signals.state() if self.match is not None else None,
+        }
+
+    def broadcast_room(self) -> None:
+        for c in self.connections():
+            c.send(self.room_frame(c))
+
+    def send_all(self, conn: Connection) -> None:
+        """Everything a newly attached connection needs: the room, the view, the result."""
+        conn.send(self.room_frame(conn))
+        if self.match is not None:
+            conn.seen = 0
+            self.send_view(conn)
+            if self.match.over and self.match.result is not None:
+                conn.send(over_frame(self.match.game, self.names(conn.locale), conn.locale,
+                                     self.match.summary()))  # fmt: skip
+
+    async def close(self) -> None:
+        if self.match is not None and self.match.task is not None:
+            self.match.task.cancel()
+            await asyncio.gather(self.match.task, return_exceptions=True)
+        for c in self.connections():
+            c.send({"type": "left", "reason": "closed"})
+            c.room, c.seat = None, None

@@ -1,0 +1,141 @@
+"""A seat at a web table as one :class:`~harness.agents.base.Agent`, whoever controls it.
+
+The table runner (:func:`harness.agents.table.play_game`) asks a :class:`WebSeat` exactly as the
+league asks any seat, with the same timer and the same Ruling R-5 fallback.  Behind it sits a
+person (answers arrive over the WebSocket), the rule bot, or a model seat; the host can switch
+a person's seat to the bot (autopilot) and back, or replace the person by a bot.  The seat's own
+:class:`~harness.agents.rulebot.RuleBot` sees every view the seat gets, so it can take over at
+any moment with a current picture of the table.
+
+A disconnected person's decision gets :data:`DISCONNECTED_SECONDS` (counted from the decision or
+the disconnection, whichever is later), then the seat makes the R-5 move.  Decisions with a
+single option are answered at once (the runner may auto-apply forced decisions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Literal
+
+from harness.agents.base import Agent, Choice
+from harness.agents.rulebot import RuleBot
+from harness.engine import SeatView, simplest_for_view
+
+DISCONNECTED_SECONDS = 8.0
+Controller = Literal["person", "bot", "model"]
+BeforeDecision = Callable[[int, bool], Awaitable[None]]
+
+
+class WebSeat(Agent):
+    kind = "web"
+
+    def __init__(
+        self,
+        seat: int,
+        controller: Controller,
+        player: str,
+        before_decision: BeforeDecision,
+        model: Agent | None = None,
+    ) -> None:
+        super().__init__(player)
+        self.seat = seat
+        self.controller: Controller = controller
+        self.player = player  # the record's player: a person's name, "bot" or a model player
+        self.model = model
+        self.bot = RuleBot(f"bot {seat}")
+        self.autopilot = False
+        self.connected = controller == "person"
+        self.disconnected_at = 0.0
+        self._before = before_decision
+        self._answer: asyncio.Future[str] | None = None
+        self._options: tuple[str, ...] = ()
+        self._changed = asyncio.Event()
+
+    # ---------------------------------------------------------------- control
+    @property
+    def automated(self) -> bool:
+        return self.controller != "person" or self.autopilot
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        """The options a person is being asked for now (empty when not asked)."""
+        return self._options if self._answer is not None and not self._answer.done() else ()
+
+    def answer(self, option: str) -> bool:
+        """A person's answer; False when the seat is not waiting for it or it is not an option."""
+        if option not in self.waiting:
+            return False
+        assert self._answer is not None
+        self._answer.set_result(option)
+        return True
+
+    def set_connected(self, connected: bool) -> None:
+        if connected != self.connected:
+            self.connected = connected
+            self.disconnected_at = time.monotonic()
+            self._changed.set()
+
+    def set_autopilot(self, on: bool) -> None:
+        self.autopilot = on
+        self._changed.set()
+
+    def hand_to(self, controller: Controller, player: str, model: Agent | None = None) -> None:
+        """Replace the seat's controller for the rest of the game (a person by a bot)."""
+        self.controller, self.player, self.model = controller, player, model
+        self.autopilot = False
+        self._changed.set()
+
+    # --------------------------------------------------------------- protocol
+    def new_game(self, game_id: str, seat: int, seed: int) -> None:
+        self.bot.new_game(game_id, seat, seed)
+        if self.model is not None:
+            self.model.new_game(game_id, seat, seed)
+
+    async def choose(self, view: SeatView, options: Sequence[str]) -> str | Choice:
+        await self._before(self.seat, self.automated and len(options) > 1)
+        if self.controller == "model" and self.model is not None:
+            self.bot.observe(view)
+            return await self.model.choose(view, options)
+        if self.controller == "bot" or len(options) == 1:
+            return self.bot.decide(view, options)
+        self.bot.observe(view)
+        return await self._ask_person(view, options)
+
+    async def _ask_person(self, view: SeatView, options: Sequence[str]) -> str | Choice:
+        loop = asyncio.get_running_loop()
+        self._answer = answer = loop.create_future()
+        self._options = tuple(options)
+        started = time.monotonic()
+        try:
+            while True:
+                if self.autopilot or self.controller != "person":
+                    pick = self.bot.decide(view, options)
+                    return Choice(pick, fallback="autopilot") if self.autopilot else pick
+                if answer.done():
+                    return answer.result()
+                wait: float | None = None
+                if not self.connected:
+                    since = max(started, self.disconnected_at)
+                    wait = DISCONNECTED_SECONDS - (time.monotonic() - since)
+                    if wait <= 0:
+                        return Choice(
+                            simplest_for_view(view, options),
+                            fallback="timeout",
+                            error=f"disconnected: no answer within {DISCONNECTED_SECONDS:g} s",
+                        )
+                self._changed.clear()
+                changed = asyncio.ensure_future(self._changed.wait())
+                try:
+                    await asyncio.wait((answer, changed), timeout=wait,
+                                       return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+                finally:
+                    changed.cancel()
+        finally:
+            self._answer = None
+            self._options = ()
+
+    async def aclose(self) -> None:
+        if self.model is not None:
+            await self.model.aclose()

@@ -1,0 +1,425 @@
+// The BangArena table page.  It renders what the server sends — the render context of this
+// connection's own view — and sends option ids, signals and host requests.  It holds no game
+// state of its own and computes no rules.
+"use strict";
+
+const S = {
+  locale: localStorage.getItem("bangarena.locale") || (navigator.language || "en").slice(0, 2),
+  meta: null, ws: null, code: null, seat: null, room: null, ctx: null, decision: 0, ask: false,
+  timer: null, check: null, board: null, over: null, notify: false, closing: false, retry: 0,
+  bubbles: {},
+};
+if (!I18N[S.locale]) S.locale = "en";
+
+const $ = (id) => document.getElementById(id);
+const t = (key) => (I18N[S.locale] || I18N.en)[key] || key;
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 3500);
+}
+const tokenKey = (code) => "bangarena.seat." + code;
+
+// ------------------------------------------------------------------ socket
+function send(msg) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(msg));
+}
+function connect(then) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  S.ws = ws;
+  ws.onopen = () => { S.retry = 0; if (then) then(); };
+  ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (S.ws !== ws || S.closing) return;
+    if (!S.code) return;
+    toast(t("disconnected"));
+    S.retry = Math.min(S.retry + 1, 5);
+    setTimeout(() => connect(rejoin), 500 * S.retry);
+  };
+}
+function rejoin() {
+  const token = S.code && localStorage.getItem(tokenKey(S.code));
+  if (token) send({type: "join", code: S.code, token, locale: S.locale});
+  else if (S.code) send({type: "watch", code: S.code, locale: S.locale});
+}
+function ensureSocket(then) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) then();
+  else connect(then);
+}
+
+// ------------------------------------------------------------------ frames
+function onFrame(f) {
+  switch (f.type) {
+    case "joined":
+      S.code = f.code; S.seat = f.seat;
+      if (f.token) localStorage.setItem(tokenKey(f.code), f.token);
+      history.replaceState(null, "", "/?room=" + f.code);
+      break;
+    case "room":
+      S.room = f; S.seat = f.you; S.board = f.board;
+      render();
+      break;
+    case "view":
+      if (f.reset) { $("feed").replaceChildren(); S.check = null; S.over = null; $("over").open && $("over").close(); }
+      S.ctx = f.ctx; S.decision = f.decision; S.ask = f.ask;
+      S.timer = f.timer ? {...f.timer, at: performance.now()} : null;
+      if (f.check) S.check = f.check;
+      for (const line of f.ctx.feed) $("feed").append(el("li", {text: line}));
+      $("feed").scrollTop = $("feed").scrollHeight;
+      if (f.ask) notifyTurn();
+      render();
+      break;
+    case "over":
+      S.over = f;
+      showOver();
+      break;
+    case "signal":
+      S.board = f.board;
+      onSignal(f.signal);
+      render();
+      break;
+    case "error":
+      toast(`${t("err")}: ${f.message}`);
+      if (f.code === "bad_token" || f.code === "no_room") {
+        if (S.code) localStorage.removeItem(tokenKey(S.code));
+        leaveToStart();
+      }
+      break;
+    case "left":
+      if (S.code && f.reason !== "left") localStorage.removeItem(tokenKey(S.code));
+      leaveToStart();
+      break;
+  }
+}
+
+function leaveToStart() {
+  S.code = null; S.room = null; S.ctx = null; S.seat = null;
+  history.replaceState(null, "", "/");
+  render();
+}
+
+// ------------------------------------------------------------------ render
+function show(screen) {
+  for (const id of ["start", "lobby", "table"]) $(id).hidden = id !== screen;
+}
+function render() {
+  translateStatic();
+  if (!S.room) { show("start"); $("status").textContent = ""; $("speed").hidden = true; return; }
+  const host = S.room.is_host;
+  $("speed").hidden = !host;
+  $("speed").value = S.room.speed;
+  if (S.room.state === "lobby" || !S.ctx) { show("lobby"); renderLobby(); $("status").textContent = ""; return; }
+  show("table");
+  renderTable();
+}
+
+function translateStatic() {
+  document.documentElement.lang = S.locale;
+  for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
+  for (const e of document.querySelectorAll("[data-title]")) e.title = t(e.dataset.title);
+  $("btn-locale").textContent = S.locale === "ru" ? "EN" : "RU";
+  $("in-code").placeholder = t("code");
+  if (S.meta) fillStartSelects();
+}
+
+function fillSelect(sel, items) {
+  const keep = sel.value;
+  sel.replaceChildren(...items.map(([v, label]) => el("option", {value: v, text: label})));
+  if (keep && items.some(([v]) => String(v) === keep)) sel.value = keep;
+}
+function fillStartSelects() {
+  const m = S.meta;
+  const seats = [];
+  for (let n = m.seats[0]; n <= m.seats[1]; n++) seats.push([n, String(n)]);
+  fillSelect($("in-seats"), seats);
+  if (!$("in-seats").dataset.init) { $("in-seats").value = "5"; $("in-seats").dataset.init = "1"; }
+  fillSelect($("in-mode"), m.modes.map((x) => [x.id, x.name[S.locale] || x.name.en]));
+  fillSelect($("in-time"), m.decision_seconds.map((s) => [s, `${s} ${t("seconds")}`]));
+  if (!$("in-time").dataset.init) { $("in-time").value = "30"; $("in-time").dataset.init = "1"; }
+  const speeds = m.speeds.map((s) => [s, t("speed_" + s)]);
+  fillSelect($("in-speed"), speeds);
+  if (!$("in-speed").dataset.init) { $("in-speed").value = "normal"; $("in-speed").dataset.init = "1"; }
+  fillSelect($("speed"), speeds);
+  if (S.room) $("speed").value = S.room.speed;
+  const box = $("reactions");
+  if (!box.childElementCount) {
+    for (const [id, emoji] of Object.entries(m.reactions)) {
+      box.append(el("button", {class: "react", "data-reaction": id, text: emoji,
+        onclick: () => send({type: "signal", kind: "react", reaction: id})}));
+    }
+  }
+}
+
+function badge(seat) {
+  if (seat.kind === "person") return `👤 ${t("person")}` + (seat.autopilot ? ` · ${t("on_autopilot")}` : "") + (seat.connected === false ? ` · ${t("offline")}` : "");
+  if (seat.kind === "bot") return `🤖 ${t("bot")}`;
+  if (seat.kind === "model") return `🧠 ${seat.model}`;
+  return t("free");
+}
+
+function renderLobby() {
+  const r = S.room;
+  $("room-code").textContent = r.code;
+  const link = location.origin + r.link;
+  $("room-link").textContent = link;
+  $("room-link").href = link;
+  const body = $("lobby-seats").tBodies[0];
+  body.replaceChildren();
+  for (const s of r.seats) {
+    const tools = el("td", {class: "tools"});
+    if (r.is_host && s.seat !== r.you) {
+      if (s.kind === "empty") {
+        const pick = el("select", {class: "pick"}, el("option", {value: "bot", text: `🤖 ${t("bot")}`}),
+          ...r.models.map((m) => el("option", {value: m.player, text: `🧠 ${m.player} (${m.model})`})));
+        tools.append(pick, el("button", {class: "seat-bot", text: t("seat_bot"),
+          onclick: () => send({type: "seat_bot", seat: s.seat, player: pick.value})}));
+      } else {
+        if (s.kind === "person") tools.append(el("button", {class: "replace", text: t("replace"),
+          onclick: () => send({type: "replace", seat: s.seat, player: "bot"})}));
+        tools.append(el("button", {class: "remove", text: t("remove"),
+          onclick: () => send({type: "remove", seat: s.seat})}));
+      }
+    }
+    const who = s.kind === "empty" ? "—" : s.name;
+    const notes = [s.seat === r.host ? t("host") : null, s.seat === r.you ? t("you") : null].filter(Boolean).join(", ");
+    body.append(el("tr", {"data-seat": s.seat},
+      el("td", {text: `${t("seat")} ${s.seat + 1}`}), el("td", {class: "name", text: who}),
+      el("td", {class: "kind", text: badge(s)}), el("td", {class: "muted", text: notes}), tools));
+  }
+  $("btn-fill").hidden = $("btn-start").hidden = !r.is_host;
+  $("lobby-note").textContent = r.is_host ? "" : t("waiting_host");
+}
+
+function statusLine(ctx) {
+  const tb = ctx.table;
+  const parts = [el("span", {text: `${t("round")} ${tb.round}`})];
+  if (tb.high_noon) parts.push(el("span", {class: "noon", text: ` · ☀ ${t("high_noon")}`}));
+  parts.push(el("span", {text: ` · ${t("turn")}: ${tb.turn_name}`}));
+  const d = ctx.decision;
+  if (d && d.seat !== tb.turn) parts.push(el("span", {class: "resp", text: ` · ${t("response")} · ${d.name}`}));
+  return parts;
+}
+
+function renderTable() {
+  const ctx = S.ctx, r = S.room;
+  $("status").replaceChildren(...statusLine(ctx));
+  const comp = ctx.table.composition.map((c) => `${c.role_name} ${c.count}`).join(", ");
+  $("you-line").replaceChildren(
+    el("span", {text: ctx.you ? `${t("you_are")} ${ctx.you.name}, ${ctx.you.role_name}` : t("spectating")}),
+    el("span", {class: "comp", text: `${t("roles_at_table")}: ${comp} · ${ctx.table.mode_name}`}));
+  for (const k of ctx.knowledge) $("you-line").append(el("div", {class: "muted", text: k.kind === "role" ? `${k.name}: ${k.role_name}` : k.names.join(" / ")}));
+  renderRing(ctx, r);
+  const tb = ctx.table;
+  $("pile").textContent = `${t("deck")}: ${tb.deck} · ${t("discard")}: ${tb.discard}${tb.discard_top ? " · " + tb.discard_top : ""}`;
+  const cc = $("check-card");
+  if (S.check) {
+    cc.hidden = false;
+    const who = ctx.seats[S.check.seat] ? ctx.seats[S.check.seat].name : "";
+    cc.replaceChildren(el("small", {text: `${t("check")} · ${who}`}),
+      document.createTextNode(S.check.label || (S.check.coin ? t("coin_ok") : t("coin_bad"))));
+  } else cc.hidden = true;
+  // The decision: its header for everyone, the options only to the person asked.
+  const d = ctx.decision;
+  $("decision").hidden = !d;
+  if (d) {
+    $("decision").classList.toggle("theirs", !S.ask);
+    // Headers of one's own decisions speak to the decider ("Your turn: …"); others see who decides.
+    const own = d.yours || d.kind.startsWith("respond");
+    $("decision-header").textContent = own ? d.header : `${d.name} · ${t("deciding")}`;
+    $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
+      onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
+  }
+  $("hand-box").hidden = !ctx.you;
+  $("hand").replaceChildren(...ctx.hand.map((c) => el("div", {class: "card", title: c.effect}, el("b", {text: c.label}), c.effect)));
+  const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
+  $("signals").hidden = !seated;
+  for (const b of document.querySelectorAll("#signals .claim")) b.disabled = !(ctx.you && ctx.you.alive);
+}
+
+function renderRing(ctx, r) {
+  const ring = $("ring");
+  for (const old of ring.querySelectorAll(".seat")) old.remove();
+  const n = ctx.seats.length, me = ctx.you ? ctx.you.seat : 0;
+  const d = ctx.decision;
+  const marks = (S.board && S.board.marks) || [], claims = (S.board && S.board.claims) || [];
+  for (const s of ctx.seats) {
+    const k = (s.seat - me + n) % n;
+    const a = Math.PI / 2 + (2 * Math.PI * k) / n;
+    const x = 50 + 40 * Math.cos(a), y = 50 + 38 * Math.sin(a);
+    const meta = r.seats[s.seat] || {};
+    const cls = ["seat", s.you ? "me" : "", s.seat === ctx.table.turn ? "turn" : "", d && d.seat === s.seat ? "deciding" : "", s.alive ? "" : "dead"].join(" ");
+    const box = el("div", {class: cls, "data-seat": s.seat, style: `left:${x}%;top:${y}%`});
+    const onMe = marks.filter((m) => m.target === s.seat);
+    if (onMe.length) box.append(el("div", {class: "marks"}, ...onMe.map((m) => el("span", {text: `${ctx.seats[m.seat].name}: ${t("claim_" + m.role)}`}))));
+    box.append(el("div", {class: "who"}, el("span", {class: "nm", text: s.name}), el("span", {class: "badge", text: badge(meta)})));
+    box.append(el("div", {class: "char", text: s.character_name}), el("div", {class: "ability", title: s.ability, text: s.ability}));
+    const stats = el("div", {class: "stats"},
+      el("span", {class: "hp", title: "♥", text: `♥ ${s.hp}/${s.max_hp}`}),
+      el("span", {class: "cards", title: t("hand_cards"), text: `🂠 ${s.hand}`}));
+    if (s.distance !== null) stats.append(el("span", {class: "dist", title: t("distance"), text: `↔ ${s.distance}`}));
+    stats.append(el("span", {title: t("range"), text: `🎯 ${s.range}`}));
+    if (s.stars) stats.append(el("span", {class: "stars", title: s.upgrade_names.join(", "), text: "★".repeat(s.stars)}));
+    box.append(stats);
+    const inPlay = [s.weapon, ...s.in_play].filter(Boolean);
+    if (inPlay.length) box.append(el("div", {class: "play", text: inPlay.join(" · ")}));
+    if (s.role_name) box.append(el("div", {class: "role", text: s.role_name + (s.alive ? "" : ` · ${t("eliminated")}`)}));
+    const claim = claims.find((c) => c.seat === s.seat);
+    if (claim) box.append(el("div", {class: "claimed muted", text: `${t("claims")}: ${t("claim_" + claim.role)}`}));
+    if (S.bubbles[s.seat]) box.append(el("div", {class: "bubble", text: S.bubbles[s.seat]}));
+    if (S.timer && S.timer.seat === s.seat) box.append(el("div", {class: "timer", text: "…"}));
+    if (r.is_host && meta.kind === "person" && s.seat !== r.you && r.state === "playing") {
+      box.append(el("button", {class: "autopilot", text: meta.autopilot ? t("autopilot_off") : t("autopilot_on"),
+        onclick: (ev) => { ev.stopPropagation(); send({type: "autopilot", seat: s.seat, on: !meta.autopilot}); }}));
+    }
+    box.addEventListener("click", () => openMark(s));
+    ring.append(box);
+  }
+  tickTimer();
+}
+
+function tickTimer() {
+  const box = document.querySelector(".seat .timer");
+  if (!box || !S.timer) return;
+  const left = Math.max(0, S.timer.left - (performance.now() - S.timer.at) / 1000);
+  box.textContent = `${Math.ceil(left)} ${t("seconds")}`;
+}
+setInterval(tickTimer, 250);
+
+// ------------------------------------------------------------------ signals
+let markTarget = null;
+function openMark(s) {
+  const ctx = S.ctx;
+  if (!ctx || !ctx.you || !ctx.you.alive || s.you || !s.alive || $("signals").hidden) return;
+  markTarget = s.seat;
+  $("mark-title").textContent = `${t("mark_title")} ${s.name}`;
+  $("mark-menu").showModal();
+}
+function onSignal(sig) {
+  if (sig.kind === "react") {
+    S.bubbles[sig.seat] = S.meta ? S.meta.reactions[sig.reaction] : sig.reaction;
+    setTimeout(() => { delete S.bubbles[sig.seat]; if (S.ctx) renderTable(); }, 4000);
+  }
+}
+
+// ------------------------------------------------------------------ game over
+function showOver() {
+  const f = S.over;
+  $("over-headline").textContent = f.headline;
+  const body = $("over-players").tBodies[0];
+  body.replaceChildren(...f.players.map((p) => el("tr", {class: p.won ? "won" : ""},
+    el("td", {text: p.won ? `★ ${t("won")}` : t("lost")}), el("td", {text: p.name}),
+    el("td", {class: "role", text: p.role_name}), el("td", {text: p.character_name}),
+    el("td", {text: "★".repeat(p.stars) || "—"}),
+    el("td", {text: p.kind === "person" ? `👤 ${t("person")}` : p.kind === "model" ? `🧠 ${p.player}` : `🤖 ${t("bot")}`}),
+    el("td", {text: `${p.decisions} ${t("summary_decisions")}, ${p.fallbacks} ${t("summary_fallbacks")}`}))));
+  $("btn-again").hidden = !(S.room && S.room.is_host);
+  if (!$("over").open) $("over").showModal();
+}
+
+// ------------------------------------------------------------------ library
+async function openLibrary(tab) {
+  const lib = await (await fetch(`/api/library/${S.locale}`)).json();
+  const body = $("library-body");
+  tab = tab || "cards";
+  if (tab === "rules") body.replaceChildren(el("pre", {text: lib.rules}));
+  else if (tab === "cards") body.replaceChildren(el("table", {}, el("tbody", {}, ...lib.cards.map((c) =>
+    el("tr", {}, el("td", {}, el("b", {text: c.name})), el("td", {text: `×${c.copies}`}), el("td", {text: c.effect}))))));
+  else body.replaceChildren(el("table", {}, el("tbody", {}, ...lib.characters.map((c) =>
+    el("tr", {}, el("td", {}, el("b", {text: c.name})), el("td", {text: `♥ ${c.hp}`}), el("td", {text: c.ability}))))));
+  body.dataset.tab = tab;
+  if (!$("library").open) $("library").showModal();
+}
+
+// ------------------------------------------------------------------ notifications
+function notifyTurn() {
+  if (!S.notify) return;
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification("BangArena", {body: t("your_move")});
+  }
+  document.title = `● ${t("your_move")} — BangArena`;
+  setTimeout(() => { document.title = "BangArena"; }, 4000);
+}
+
+// ------------------------------------------------------------------ start screen
+function settings() {
+  return {seats: Number($("in-seats").value), mode: $("in-mode").value,
+    decision_seconds: Number($("in-time").value), speed: $("in-speed").value};
+}
+function playerName() {
+  const name = $("in-name").value.trim() || (S.locale === "ru" ? "Гость" : "Guest");
+  localStorage.setItem("bangarena.name", name);
+  return name;
+}
+function wire() {
+  $("btn-play").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale, play: true}));
+  $("btn-create").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale}));
+  $("btn-join").onclick = () => {
+    const code = $("in-code").value.trim().toUpperCase();
+    if (!code) return;
+    const token = localStorage.getItem(tokenKey(code));
+    ensureSocket(() => send(token ? {type: "join", code, token, locale: S.locale}
+                                   : {type: "join", code, name: playerName(), locale: S.locale}));
+  };
+  $("btn-watch").onclick = () => ensureSocket(() => send({type: "watch", settings: settings(), locale: S.locale}));
+  $("btn-fill").onclick = () => send({type: "fill_bots"});
+  $("btn-start").onclick = () => send({type: "start"});
+  $("btn-again").onclick = () => { $("over").close(); send({type: "start"}); };
+  $("over-close").onclick = () => $("over").close();
+  const back = () => { send({type: "leave"}); if (S.code) localStorage.removeItem(tokenKey(S.code)); leaveToStart(); };
+  $("btn-back").onclick = back;
+  $("btn-table-back").onclick = back;
+  $("btn-share").onclick = async () => {
+    const link = $("room-link").href;
+    try { await navigator.clipboard.writeText(link); toast(t("copied")); } catch (e) { toast(link); }
+  };
+  $("speed").onchange = () => send({type: "speed", speed: $("speed").value});
+  $("btn-locale").onclick = () => {
+    S.locale = S.locale === "ru" ? "en" : "ru";
+    localStorage.setItem("bangarena.locale", S.locale);
+    send({type: "locale", locale: S.locale});
+    render();
+  };
+  $("btn-notify").onclick = () => {
+    S.notify = !S.notify;
+    $("btn-notify").classList.toggle("on", S.notify);
+    if (S.notify && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+  };
+  $("btn-focus").onclick = () => { document.body.classList.toggle("focus"); $("btn-focus").classList.toggle("on"); };
+  $("btn-library").onclick = () => openLibrary("cards");
+  for (const b of document.querySelectorAll("#library .tabs button[data-tab]")) b.onclick = () => openLibrary(b.dataset.tab);
+  $("library-close").onclick = () => $("library").close();
+  for (const b of document.querySelectorAll("#signals .claim")) b.onclick = () => send({type: "signal", kind: "claim", role: b.dataset.role});
+  for (const b of document.querySelectorAll("#mark-menu .mark")) b.onclick = () => {
+    send({type: "signal", kind: "mark", target: markTarget, role: b.dataset.role});
+    $("mark-menu").close();
+  };
+  $("mark-close").onclick = () => $("mark-menu").close();
+}
+
+async function main() {
+  wire();
+  $("in-name").value = localStorage.getItem("bangarena.name") || "";
+  S.meta = await (await fetch("/api/meta")).json();
+  render();
+  const code = new URLSearchParams(location.search).get("room");
+  if (code) {
+    const up = code.toUpperCase();
+    $("in-code").value = up;
+    if (localStorage.getItem(tokenKey(up))) { S.code = up; connect(rejoin); }
+  }
+}
+main();

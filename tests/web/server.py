@@ -1,0 +1,171 @@
+"""A real web-table server on 127.0.0.1 (uvicorn in a background thread) and a small WebSocket
+client that keeps every frame it receives, for the web tests."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from harness.web import Registry, WebConfig, create_app
+
+# websockets >= 14 wants ``legacy=True`` for a connection kept outside a ``with`` block
+_LEGACY = {"legacy": True} if "legacy" in inspect.signature(connect).parameters else {}
+FAST = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``with LiveServer(tmp_path) as srv:`` — ``srv.url``, ``srv.registry``, ``srv.run_dir``."""
+
+    def __init__(
+        self,
+        out: Path,
+        *,
+        players: list[dict[str, Any]] | None = None,
+        seed: Callable[[], int] | None = None,
+        pauses: dict[str, float] | None = None,
+        host_grace: float = 30.0,
+    ) -> None:
+        config = WebConfig.model_validate(
+            {"name": "web", "output": str(out), "players": players or []}
+        )
+        self.registry = Registry(
+            config, pauses=pauses if pauses is not None else FAST, seed=seed, host_grace=host_grace
+        )
+        self.run_dir = config.run_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        cfg = uvicorn.Config(
+            create_app(registry=self.registry),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(cfg)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+class Client:
+    """A WebSocket client that records every frame received (``frames``)."""
+
+    def __init__(self, url: str) -> None:
+        self.ws: ClientConnection = connect(url, open_timeout=5, max_size=2**23, **_LEGACY)
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, **msg: Any) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def send_raw(self, text: str | bytes) -> None:
+        self.ws.send(text)
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        frame = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(frame)
+        return frame
+
+    def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+        """Receive until a frame satisfies ``pred``; returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching frame")
+            frame = self.recv(timeout=left)
+            if pred(frame):
+                return frame
+
+    def wait_type(self, kind: str, timeout: float = 20.0) -> dict[str, Any]:
+        return self.wait(lambda f: f["type"] == kind, timeout)
+
+    def drain(self, quiet: float = 0.2) -> list[dict[str, Any]]:
+        """Receive until nothing arrives for ``quiet`` seconds."""
+        out = []
+        while True:
+            try:
+                out.append(self.recv(timeout=quiet))
+            except TimeoutError:
+                return out
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+Chooser = Callable[[dict[str, Any]], str]
+
+
+def first_option(frame: dict[str, Any]) -> str:
+    return str(frame["ctx"]["decision"]["options"][0]["id"])
+
+
+def drive(
+    clients: list[Client],
+    choose: Chooser = first_option,
+    *,
+    timeout: float = 60.0,
+    hook: Callable[[Client, dict[str, Any]], None] | None = None,
+) -> None:
+    """Answer every decision the people among ``clients`` are asked until each client has seen
+    the game end.  ``hook(client, frame)`` sees every frame first."""
+    done: set[int] = set()
+    deadline = time.monotonic() + timeout
+    while len(done) < len(clients):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the game did not end in time")
+        for i, c in enumerate(clients):
+            if i in done:
+                continue
+            try:
+                f = c.recv(timeout=0.02)
+            except TimeoutError:
+                continue
+            if hook is not None:
+                hook(c, f)
+            if f["type"] == "over":
+                done.add(i)
+            elif f["type"] == "view" and f["ask"]:
+                c.send(type="act", decision=f["decision"], option=choose(f))
+
+
+def start_room(url: str, *, seats: int = 4, people: int = 1, **settings: Any) -> list[Client]:
+    """A room with ``people`` people (the first is the host) and bots in the other seats,
+    started; returns the people's clients (their 'joined' frames received)."""
+    host = Client(url)
+    host.send(type="create", name="Ann", settings={"seats": seats, **settings})
+    code = host.wait_type("joined")["code"]
+    out = [host]
+    for k in range(1, people):
+        c = Client(url)
+        c.send(type="join", code=code, name=f"P{k}")
+        c.wait_type("joined")
+        out.append(c)
+    host.send(type="start")
+    return out
