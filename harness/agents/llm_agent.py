@@ -32,10 +32,18 @@ from .decision_record import (
     FallbackReason,
     ModelDecisionRecord,
     TokenCounts,
+    cap_text,
+    quote_text,
     sha256_text,
 )
 from .pricing import PriceBook, PriceTable
-from .providers.base import AnswerMode, Provider, ProviderReply, ProviderRequest
+from .providers.base import (
+    REASON_MAX_CHARS,
+    AnswerMode,
+    Provider,
+    ProviderReply,
+    ProviderRequest,
+)
 from .providers.errors import (
     FatalProviderError,
     ProviderError,
@@ -44,6 +52,7 @@ from .providers.errors import (
     ServerError,
     TransientProviderError,
 )
+from .redact import redact
 from .response_cache import ResponseCache
 from .seat import FatalSeatError
 
@@ -72,7 +81,7 @@ class FatalModelError(FatalSeatError):
 
     def __init__(self, provider: str, model: str, cause: ProviderError) -> None:
         status = f" (HTTP {cause.status})" if cause.status else ""
-        first_line = (cause.message.strip().splitlines() or [""])[0][:300]
+        first_line = redact((cause.message.strip().splitlines() or [""])[0][:300])
         super().__init__(
             f"{provider} model {model!r}: {cause.kind.replace('_', ' ')}{status}: {first_line}"
         )
@@ -101,7 +110,8 @@ def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
 
     The stripped text (optionally inside one ```json fence) must be a JSON object whose
     ``choice`` is a string equal to one of ``option_ids``. No fuzzy matching, substring search or
-    case folding.
+    case folding; an object that repeats a key (``{"choice": "a", "choice": "b"}``) is
+    ``unparseable``.  The reason is kept up to ``REASON_MAX_CHARS`` characters.
     """
     text = (raw or "").strip()
     if not text:
@@ -110,13 +120,18 @@ def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
     if fenced:
         text = fenced.group(1).strip()
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError:
+        obj = json.loads(text, object_pairs_hook=_unique_keys)
+    except _RepeatedKey as repeated:
+        problem = f"it repeats the key {_quote(repeated.key)}"
+        return ParsedAnswer(None, error_kind="unparseable", problem=problem)
+    except (json.JSONDecodeError, RecursionError):
         return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
     if not isinstance(obj, dict):
         return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
     choice = obj.get("choice")
-    reason = obj.get("reason") if isinstance(obj.get("reason"), str) else None
+    reason = (
+        cap_text(obj["reason"], REASON_MAX_CHARS) if isinstance(obj.get("reason"), str) else None
+    )
     if not isinstance(choice, str):
         return ParsedAnswer(
             None, reason, error_kind="unparseable", problem='it has no string "choice" field'
@@ -129,6 +144,22 @@ def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
             problem=f"{_quote(choice)} is not one of the listed option ids",
         )
     return ParsedAnswer(choice, reason)
+
+
+class _RepeatedKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` refusing an object that names a key twice."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _RepeatedKey(key)
+        obj[key] = value
+    return obj
 
 
 def _quote(text: str, limit: int = 80) -> str:
@@ -403,11 +434,13 @@ class LLMAgent:
         state.parsed = parsed
         state.attempts.append(
             Attempt(
-                raw_text=reply.text,
-                tool_arguments=reply.tool_arguments,
-                reasoning=reply.reasoning,
+                raw_text=cap_text(reply.text),
+                tool_arguments=cap_text(reply.tool_arguments),
+                reasoning=cap_text(reply.reasoning),
+                answer_chars=None if answer is None else len(answer),
+                answer_sha256=None if answer is None else sha256_text(answer),
                 error_kind=parsed.error_kind,
-                error_message=parsed.problem,
+                error_message=None if parsed.problem is None else _one_line(parsed.problem),
                 latency_s=call.latency_s,
                 tokens=TokenCounts(
                     input=reply.input_tokens,
@@ -424,7 +457,7 @@ class LLMAgent:
             state.fallback = "invalid_answer"
             return True
         state.corrections += 1
-        state.messages.append({"role": "assistant", "content": answer or "(no answer)"})
+        state.messages.append({"role": "assistant", "content": quote_text(answer)})
         state.messages.append(
             {"role": "user", "content": correction_message(parsed, state.options)}
         )
@@ -531,7 +564,8 @@ def _as_transient(exc: ProviderError) -> TransientProviderError:
 
 
 def _one_line(text: str, limit: int = 500) -> str:
-    line = " ".join(text.split())
+    """``text`` on one line, at most ``limit`` characters, API keys redacted (it is written)."""
+    line = " ".join(redact(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 

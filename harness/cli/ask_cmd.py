@@ -6,9 +6,11 @@ seat's :class:`~harness.agents.model_seat.ModelSeat` is asked once.  The command
 of the system prompt, the decision prompt, each attempt's raw answer (and reasoning), the parsed
 choice or the failure kind, retries, tokens, latency and cost.
 
-Exit codes: 0 the model gave a valid answer; 1 the seat fell back; 2 bad arguments or a fatal
-provider error (bad key, unknown model), reported on one line.  API keys are read from the
-environment variable named by ``--api-key-env`` (or the provider's usual one) and never printed.
+Exit codes: 0 the model gave a valid answer; 1 the seat fell back (a server that kept failing or
+answering garbage included); 2 bad arguments, a fatal provider error (bad key, unknown model) or
+any other failure, reported on one line, never a traceback.  API keys are read from the
+environment variable named by ``--api-key-env`` (or the provider's usual one) and never printed:
+everything printed passes :func:`~harness.agents.redact.redact`.
 
 Wire-up: ``harness/cli/main.py`` lists this module in ``COMMANDS``.
 """
@@ -29,6 +31,8 @@ from harness.agents.decision_record import ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
 from harness.agents.providers import ANSWER_MODES
+from harness.agents.providers.errors import TransientKind
+from harness.agents.redact import redact
 from harness.engine import Game, SeatView, build_view
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
@@ -36,7 +40,7 @@ from harness.views.names import LOCALES, default_names
 from .args import seat_count
 from .errors import CliError
 
-TRANSIENT_KINDS = frozenset({"timeout", "rate_limit", "server_error", "connection_error"})
+TRANSIENT_KINDS = frozenset(get_args(TransientKind))
 SAMPLE_MODE = "classic"
 SAMPLE_MAX_START = 40  # the sample decision is the first multi-option one at or after this step
 
@@ -50,9 +54,15 @@ def register(sub: Any) -> None:
         "with several options) and asks the model once. Exit 0: valid answer; 1: fell back; "
         "2: bad arguments or a fatal provider error. Keys come only from environment variables.",
     )
-    p.add_argument("--provider", required=True, choices=get_args(ProviderName))
+    p.add_argument(
+        "--provider", required=True, choices=get_args(ProviderName), help="model provider"
+    )
     p.add_argument("--model", required=True, help="model name (litellm: e.g. openai/gpt-4o-mini)")
-    p.add_argument("--base-url", default=None, help="server URL (local or compatible servers)")
+    p.add_argument(
+        "--base-url",
+        default=None,
+        help="server URL (local or compatible servers; default: the provider's own)",
+    )
     p.add_argument(
         "--api-key-env",
         default=None,
@@ -70,7 +80,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--seats", type=seat_count, default=4, help=f"{MIN_SEATS}..{MAX_SEATS} (default 4)"
     )
-    p.add_argument("--locale", choices=LOCALES, default="en")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the prompt")
     p.add_argument(
         "--param",
         type=_param,
@@ -192,7 +202,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     except ImportError as e:
         raise CliError(f"{spec.provider} provider unavailable: {e}") from None
-    print_report(spec, sample, names, record, system)
+    except Exception as e:  # anything else still ends on one line, never a traceback
+        raise CliError(f"{spec.label}: the decision failed: {type(e).__name__}: {e}") from None
+    print(redact("\n".join(report_lines(spec, sample, names, record, system))))
     return 0 if record.fallback is None else 1
 
 
@@ -200,61 +212,70 @@ def _estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def print_report(
+def report_lines(
     spec: ModelSpec,
     sample: Sample,
     names: Sequence[str],
     record: ModelDecisionRecord,
     system: str,
-) -> None:
-    """Print the decision, every attempt and the outcome."""
+) -> list[str]:
+    """The printed report: the decision, every attempt and the outcome."""
+    lines: list[str] = []
+    out = lines.append
     view = sample.view
     kind = view.pending.kind if view.pending else "?"
-    print(f"model: {spec.label} (answer mode {record.answer_mode})")
-    print(
+    out(f"model: {spec.label} (answer mode {record.answer_mode})")
+    out(
         f"sample: seed {sample.game.seed}, {view.n_seats} seats, decision {sample.step + 1}: "
         f"{names[view.viewer]} ({view.role}), kind {kind}, {len(sample.options)} options"
     )
-    print(
+    out(
         f"system prompt: {len(system):,} chars (~{_estimate_tokens(system):,} tokens), "
         f"sha256 {sha256_text(system)[:16]}"
     )
     prompt = record.messages[0]["content"] if record.messages else ""
-    print("--- decision prompt ---")
-    print(prompt.rstrip("\n"))
+    out("--- decision prompt ---")
+    out(prompt.rstrip("\n"))
     for i, attempt in enumerate(record.attempts, 1):
-        print(f"--- attempt {i} ---")
+        out(f"--- attempt {i} ---")
         if attempt.tool_arguments is not None:
-            print(f"tool arguments: {attempt.tool_arguments}")
+            out(f"tool arguments: {attempt.tool_arguments}")
         if attempt.raw_text is not None or attempt.tool_arguments is None:
-            print(f"raw answer: {attempt.raw_text if attempt.raw_text is not None else '(none)'}")
+            out(f"raw answer: {attempt.raw_text if attempt.raw_text is not None else '(none)'}")
+        stored = attempt.tool_arguments if attempt.tool_arguments is not None else attempt.raw_text
+        if attempt.answer_chars is not None and attempt.answer_chars > len(stored or ""):
+            out(
+                f"(answer cut for the record: {attempt.answer_chars:,} chars in all, "
+                f"sha256 {attempt.answer_sha256})"
+            )
         if attempt.reasoning:
-            print(f"reasoning: {attempt.reasoning}")
+            out(f"reasoning: {attempt.reasoning}")
         verdict = "valid" if attempt.error_kind is None else attempt.error_kind
         detail = f": {attempt.error_message}" if attempt.error_message else ""
-        print(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s)")
-    print("--- result ---")
+        out(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s)")
+    out("--- result ---")
     if record.fallback is None:
         reason = f"  (reason: {record.reason})" if record.reason else ""
-        print(f"parsed choice: {record.chosen}{reason}")
+        out(f"parsed choice: {record.chosen}{reason}")
     else:
         last = record.attempts[-1].error_kind if record.attempts else None
-        print(
+        out(
             f"failure: {record.fallback} (last attempt: {last or 'none'}); "
             f"fallback {record.fallback_policy} chose {record.chosen}"
         )
     kinds = [a.error_kind for a in record.attempts]
     retries = sum(1 for k in kinds[:-1] if k in TRANSIENT_KINDS)
     corrections = sum(1 for k in kinds[:-1] if k in ("unparseable", "illegal_option"))
-    print(f"attempts: {len(kinds)} (retries after errors: {retries}, corrections: {corrections})")
-    print(
+    out(f"attempts: {len(kinds)} (retries after errors: {retries}, corrections: {corrections})")
+    out(
         f"tokens: input {record.input_tokens:,} (cached {record.cached_input_tokens:,}), "
         f"output {record.output_tokens:,} (reasoning {record.reasoning_tokens:,})"
     )
-    print(f"latency: {record.latency_s:.3f} s")
+    out(f"latency: {record.latency_s:.3f} s")
     cost = (
         "unknown (no price for this model)"
         if record.cost_usd is None
         else f"${record.cost_usd:.6f}"
     )
-    print(f"cost: {cost}")
+    out(f"cost: {cost}")
+    return lines

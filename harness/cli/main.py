@@ -23,7 +23,7 @@ from . import (
     report_cmd,
     rules_cmd,
 )
-from .errors import CliError
+from .errors import CliError, error_line
 
 COMMANDS = (
     league_cmd,
@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result = args.func(args)
     except (CliError, EngineError) as e:
-        sys.stderr.write(f"bangarena: error: {e}\n")
+        sys.stderr.write(error_line(e))
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("bangarena: interrupted\n")

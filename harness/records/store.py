@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+from harness.agents.redact import redact
 
 from .models import DecisionLine, GameEnd, GameRecord, GameStart
 
@@ -22,9 +24,14 @@ class RecordError(ValueError):
     """A run folder or record file is missing or malformed (one-line message)."""
 
 
+def _json(record: BaseModel) -> str:
+    """The record's JSON line, API keys redacted (the last pass before anything is written)."""
+    return redact(record.model_dump_json())
+
+
 def _append_line(path: Path, text: str) -> None:
     with path.open("a", encoding="utf-8") as f:
-        f.write(text + "\n")
+        f.write(redact(text) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
@@ -51,10 +58,10 @@ class RunStore:
         path = self.games_dir / f"{start.game_id}.jsonl"
         tmp = path.with_suffix(".jsonl.tmp")
         with tmp.open("w", encoding="utf-8") as f:
-            f.write(start.model_dump_json() + "\n")
+            f.write(_json(start) + "\n")
             for d in decisions:
-                f.write(d.model_dump_json() + "\n")
-            f.write(end.model_dump_json() + "\n")
+                f.write(_json(d) + "\n")
+            f.write(_json(end) + "\n")
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -2,12 +2,30 @@
 
 from .anthropic_server import FakeAnthropicServer
 from .openai_server import FakeOpenAIServer
-from .script import Answer, Illegal, Malformed, RecordedRequest, Reset, Script, Stall, Status
+from .script import (
+    BAD_BODY_KINDS,
+    Answer,
+    BadBody,
+    EchoKey,
+    Huge,
+    Illegal,
+    Malformed,
+    RecordedRequest,
+    Reset,
+    Script,
+    Stall,
+    Status,
+    Trickle,
+)
 
 __all__ = [
+    "BAD_BODY_KINDS",
     "Answer",
+    "BadBody",
+    "EchoKey",
     "FakeAnthropicServer",
     "FakeOpenAIServer",
+    "Huge",
     "Illegal",
     "Malformed",
     "RecordedRequest",
@@ -15,4 +33,5 @@ __all__ = [
     "Script",
     "Stall",
     "Status",
+    "Trickle",
 ]

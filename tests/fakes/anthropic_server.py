@@ -38,6 +38,8 @@ _ERROR_TYPES = {
 class FakeAnthropicServer(FakeServer):
     """Speaks the Anthropic wire format; ``base_url`` is the root (the SDK appends ``/v1``)."""
 
+    answer_field = "content"
+
     @property
     def base_url(self) -> str:
         return self.root_url

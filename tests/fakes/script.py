@@ -16,11 +16,15 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 __all__ = [
+    "BAD_BODY_KINDS",
     "Answer",
+    "BadBody",
     "Behaviour",
+    "EchoKey",
+    "Huge",
     "Illegal",
     "Malformed",
     "RecordedRequest",
@@ -28,6 +32,7 @@ __all__ = [
     "Script",
     "Stall",
     "Status",
+    "Trickle",
     "options_in_request",
 ]
 
@@ -76,7 +81,64 @@ class Reset:
     """Close the connection abruptly (TCP RST) without sending any response."""
 
 
-Behaviour = Answer | Malformed | Illegal | Stall | Status | Reset
+BadBodyKind = Literal[
+    "truncated_json",  # the vendor's JSON cut in the middle
+    "html",  # a proxy's HTML error page with status 200
+    "sse",  # an event stream although no stream was asked for
+    "wrong_content_type",  # the vendor's JSON labelled text/plain
+    "missing_fields",  # the vendor's JSON without its answer field
+    "mistyped_fields",  # the answer field is a string
+    "empty",  # no body at all
+]
+BAD_BODY_KINDS: tuple[BadBodyKind, ...] = (
+    "truncated_json",
+    "html",
+    "sse",
+    "wrong_content_type",
+    "missing_fields",
+    "mistyped_fields",
+    "empty",
+)
+
+
+@dataclass(frozen=True)
+class BadBody:
+    """Answer HTTP 200 with a body that is not the vendor's answer (see :data:`BAD_BODY_KINDS`)."""
+
+    kind: BadBodyKind
+
+
+@dataclass(frozen=True)
+class EchoKey:
+    """Answer the HTTP error ``code`` with the vendor's error body quoting the request's API key
+    (its ``Authorization`` bearer token or ``x-api-key``), as careless servers do."""
+
+    code: int = 401
+
+
+@dataclass(frozen=True)
+class Huge:
+    """Answer ``chars`` characters: the valid JSON answer with a padded ``reason`` (``valid``), or
+    the padding alone (not an answer)."""
+
+    chars: int = 200_000
+    valid: bool = False
+
+    def padding(self) -> str:
+        unit = "a very long answer "
+        return (unit * (self.chars // len(unit) + 1))[: self.chars]
+
+
+@dataclass(frozen=True)
+class Trickle:
+    """Answer like the default, but send the body one byte every ``byte_delay`` seconds."""
+
+    byte_delay: float = 0.05
+
+
+Behaviour = (
+    Answer | Malformed | Illegal | Stall | Status | Reset | BadBody | EchoKey | Huge | Trickle
+)
 
 
 @dataclass
@@ -186,6 +248,18 @@ class Script:
 
     def reset(self) -> Script:
         return self.push(Reset())
+
+    def bad_body(self, kind: BadBodyKind) -> Script:
+        return self.push(BadBody(kind))
+
+    def echo_key(self, code: int = 401) -> Script:
+        return self.push(EchoKey(code))
+
+    def huge(self, chars: int = 200_000, *, valid: bool = False) -> Script:
+        return self.push(Huge(chars, valid))
+
+    def trickle(self, byte_delay: float = 0.05) -> Script:
+        return self.push(Trickle(byte_delay))
 
     # --- used by the servers ---
     def record(self, request: RecordedRequest) -> None:

@@ -14,7 +14,19 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .script import RecordedRequest, Reset, Script, Stall
+from .script import (
+    Answer,
+    BadBody,
+    EchoKey,
+    Huge,
+    Malformed,
+    RecordedRequest,
+    Reset,
+    Script,
+    Stall,
+    Status,
+    Trickle,
+)
 
 __all__ = ["FakeServer", "Response"]
 
@@ -30,15 +42,33 @@ class _Handler(BaseHTTPRequestHandler):
         return
 
     def _send(self, status: int, headers: dict[str, str], payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
+        self._send_bytes(status, headers, json.dumps(payload).encode())
+
+    def _send_bytes(
+        self,
+        status: int,
+        headers: dict[str, str],
+        data: bytes,
+        content_type: str = "application/json",
+        byte_delay: float = 0.0,
+    ) -> None:
+        """Send ``data``; with ``byte_delay`` the body goes out one byte at a time."""
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             for key, value in headers.items():
                 self.send_header(key, value)
             self.end_headers()
-            self.wfile.write(data)
+            if byte_delay <= 0:
+                self.wfile.write(data)
+            else:
+                for i in range(len(data)):
+                    if self.server.fake.stopping.wait(byte_delay):
+                        self._reset()
+                        return
+                    self.wfile.write(data[i : i + 1])
+                    self.wfile.flush()
             self.wfile.flush()
         except OSError:  # client gave up (e.g. after a stall)
             self.close_connection = True
@@ -75,7 +105,37 @@ class _Handler(BaseHTTPRequestHandler):
         if isinstance(behaviour, Stall) and fake.stopping.wait(behaviour.seconds):
             self._reset()  # the server is stopping
             return
+        if isinstance(behaviour, EchoKey):
+            behaviour = Status(behaviour.code, message=_echo_message(behaviour.code, self.headers))
+        elif isinstance(behaviour, Huge):
+            pad = behaviour.padding()
+            behaviour = Answer(reason=pad) if behaviour.valid else Malformed(pad)
+        if isinstance(behaviour, BadBody):
+            status, headers, payload = fake.handle_model_call(self.path, body, Answer())
+            self._send_bytes(status, headers, *fake.bad_body(behaviour, payload))
+            return
+        if isinstance(behaviour, Trickle):
+            status, headers, payload = fake.handle_model_call(self.path, body, Answer())
+            data = json.dumps(payload).encode()
+            self._send_bytes(status, headers, data, byte_delay=behaviour.byte_delay)
+            return
         self._send(*fake.handle_model_call(self.path, body, behaviour))
+
+
+def _request_key(headers: Any) -> str:
+    """The API key a request carried (``x-api-key`` or the ``Authorization`` bearer token)."""
+    key = headers.get("x-api-key") or ""
+    auth = headers.get("Authorization") or ""
+    if not key and auth.lower().startswith("bearer "):
+        key = auth[len("bearer ") :].strip()
+    return key
+
+
+def _echo_message(code: int, headers: Any) -> str:
+    key = _request_key(headers)
+    if code in (401, 403):
+        return f"Incorrect API key provided: {key}. You can find your API key in your account."
+    return f"internal error while serving request (api_key={key}, Authorization: Bearer {key})"
 
 
 class _Server(ThreadingHTTPServer):
@@ -150,3 +210,28 @@ class FakeServer:
 
     def handle_model_call(self, path: str, body: dict[str, Any], behaviour: Any) -> Response:
         raise NotImplementedError
+
+    # The top-level field of a vendor answer that holds the model's output.
+    answer_field = "choices"
+
+    def bad_body(self, behaviour: BadBody, payload: dict[str, Any]) -> tuple[bytes, str]:
+        """(body, content type) of a :class:`BadBody` built from the valid answer ``payload``."""
+        kind = behaviour.kind
+        good = json.dumps(payload).encode()
+        if kind == "truncated_json":
+            return good[: len(good) // 2], "application/json"
+        if kind == "html":
+            page = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+            return page.encode(), "text/html; charset=utf-8"
+        if kind == "sse":
+            return b"data: " + good + b"\n\ndata: [DONE]\n\n", "text/event-stream"
+        if kind == "wrong_content_type":
+            return good, "text/plain"
+        if kind == "missing_fields":
+            trimmed = {k: v for k, v in payload.items() if k != self.answer_field}
+            return json.dumps(trimmed).encode(), "application/json"
+        if kind == "mistyped_fields":
+            return json.dumps({**payload, self.answer_field: "end"}).encode(), "application/json"
+        if kind == "empty":
+            return b"", "application/json"
+        raise ValueError(f"unknown bad body {kind!r}")

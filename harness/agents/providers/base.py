@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, get_args
 
+from ..redact import register_key_env
 from .errors import AuthenticationFailed
 
 __all__ = [
@@ -152,8 +153,9 @@ def resolve_api_key(env_name: str, *, required: bool, provider: str) -> str | No
     """Read an API key from the environment variable ``env_name`` (the only place keys live).
 
     Returns ``None`` when unset and not ``required``; raises ``AuthenticationFailed`` when unset
-    and ``required``.
+    and ``required``.  The variable's value is redacted from everything written from now on.
     """
+    register_key_env(env_name)
     value = os.environ.get(env_name, "").strip()
     if value:
         return value

@@ -50,6 +50,21 @@ def import_litellm() -> ModuleType:
     return litellm
 
 
+def _content_type(response: Any) -> str | None:
+    """The vendor response's content type, from the headers LiteLLM keeps in ``_hidden_params``
+    (``headers``, or ``additional_headers`` with an ``llm_provider-`` prefix)."""
+    hidden = getattr(response, "_hidden_params", None)
+    if not isinstance(hidden, Mapping):
+        return None
+    for group, prefix in (("headers", ""), ("additional_headers", "llm_provider-")):
+        headers = hidden.get(group)
+        if isinstance(headers, Mapping):
+            for key, value in headers.items():
+                if str(key).lower() == f"{prefix}content-type" and value is not None:
+                    return str(value)
+    return None
+
+
 def _is_anthropic_model(model: str) -> bool:
     lowered = model.lower()
     return lowered.startswith("anthropic/") or "claude" in lowered
@@ -120,12 +135,7 @@ class LiteLLMProvider(Provider):
             response = await self._litellm.acompletion(**self._kwargs(req))
         except openai.OpenAIError as exc:
             raise map_openai_error(exc) from exc
-        hidden = getattr(response, "_hidden_params", None)
-        headers = hidden.get("headers") if isinstance(hidden, Mapping) else None
-        if isinstance(headers, Mapping):
-            lowered = {str(k).lower(): v for k, v in headers.items()}
-            content_type = lowered.get("content-type")
-            check_content_type(str(content_type) if content_type is not None else None)
+        check_content_type(_content_type(response))
         if hasattr(response, "model_dump"):
             body = response.model_dump(mode="json", warnings=False)
         else:

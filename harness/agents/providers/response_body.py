@@ -62,11 +62,10 @@ def check_content_type(content_type: str | None, data: bytes | str = b"") -> Non
     media = (content_type or "").split(";")[0].strip().lower()
     if not media or _JSON_MEDIA.fullmatch(media):
         return
+    quoted = f": {excerpt(data)}" if data else ""
     if media == "text/event-stream":
-        raise BadResponse(
-            f"the server sent an event stream that was not asked for: {excerpt(data)}"
-        )
-    raise BadResponse(f"the response is {media}, not JSON: {excerpt(data)}")
+        raise BadResponse(f"the server sent an event stream that was not asked for{quoted}")
+    raise BadResponse(f"the response is {media}, not JSON{quoted}")
 
 
 def json_body(data: bytes, content_type: str | None) -> dict[str, Any]:
