@@ -1,26 +1,41 @@
-"""Play one scheduled game and turn it into records."""
+"""Play one scheduled game and turn it into records.
+
+:func:`play_scheduled` plays a game from its first decision, or continues one that a stopped run
+left unfinished: the recorded decisions (``prior``) are replayed through the engine and the
+seats first (same seed, same choices; each decision's seat, kind, options and event digest are
+checked against the record, see :class:`harness.records.digest.EventDigest`) and play goes on
+from the next decision, with no model call repeated.  ``on_line`` receives every new decision line
+as it is made (the runner appends it to the game's file).
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from harness.agents import Agent, Decided, RandomAgent
 from harness.agents.rulebot import RuleBot
-from harness.agents.table import play_game
+from harness.agents.seat import FallbackReason
+from harness.agents.table import Recorded, ReplayMismatch, Table
 from harness.engine import Game, SeatView
 from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, SeatOutcome
-from harness.records.models import SeatPlayer
+from harness.records.digest import EventDigest
+from harness.records.models import VOID_SIDE, SeatPlayer
 
 from .config import LeagueConfig
 from .schedule import GameSpec
 
 ModelSeatFactory = Callable[[str, int, GameSpec], Agent]
+LineSink = Callable[[DecisionLine], None]
 INVALID_KINDS = ("unparseable", "illegal_option")
+
+
+class ResumeMismatch(RuntimeError):
+    """A recorded game that cannot be continued: its file does not match this run (one line)."""
 
 
 @dataclass
@@ -37,9 +52,79 @@ def non_model_agent(kind: str, player: str, seat: int, spec: GameSpec) -> Agent:
     return RandomAgent(player, seed=spec.seed + 7919 * seat)
 
 
+def _history(config: LeagueConfig, player: str) -> str | None:
+    p = config.player(player)
+    return p.model.history if p.model is not None else None
+
+
 def model_label(config: LeagueConfig, player: str) -> str | None:
     p = config.player(player)
     return f"{p.model.provider}/{p.model.model}" if p.model is not None else None
+
+
+def _ident(spec: GameSpec, run: str) -> dict[str, Any]:
+    return {
+        "run": run,
+        "game_id": spec.game_id,
+        "seed": spec.seed,
+        "seats": spec.seats,
+        "mode": spec.mode,
+        "deal": spec.deal,
+        "rotation": spec.rotation,
+    }
+
+
+def game_start(spec: GameSpec, config: LeagueConfig, run: str) -> GameStart:
+    """The start line of ``spec``'s game."""
+    return GameStart(
+        **_ident(spec, run),
+        seating=[
+            SeatPlayer(
+                seat=i,
+                player=p,
+                kind=config.player(p).kind,
+                model=model_label(config, p),
+                name=spec.names[i],
+                history=_history(config, p),
+            )
+            for i, p in enumerate(spec.lineup)
+        ],
+    )
+
+
+def _recorded(line: DecisionLine) -> Recorded:
+    model_fallback = (line.model or {}).get("fallback")
+    return Recorded(
+        option=line.chosen,
+        fallback=cast(FallbackReason | None, line.fallback),
+        error=line.error,
+        latency_s=line.latency_s,
+        record=line.model,
+        table_fallback=line.fallback is not None and model_fallback is None,
+    )
+
+
+def _check(game: Game, line: DecisionLine, n: int, digest: EventDigest, game_id: str) -> None:
+    """Raise :class:`ResumeMismatch` when the replayed game is not where ``line`` was made."""
+    p = game.pending
+    problem = None
+    if p is None:
+        problem = "the replayed game is already over"
+    elif line.index != n:
+        problem = f"recorded index is {line.index}"
+    elif line.event_index != len(game.events):
+        problem = f"recorded after {line.event_index} events, the replay has {len(game.events)}"
+    elif (line.seat, line.decision_kind, list(line.options)) != (p.seat, p.kind, p.option_ids):
+        problem = (
+            f"recorded seat {line.seat} {line.decision_kind} {line.options}, the replay has "
+            f"seat {p.seat} {p.kind} {p.option_ids}"
+        )
+    else:
+        now = digest.advance(game.events)
+        if line.events_digest is not None and line.events_digest != now:
+            problem = "the events before it differ from the recorded game"
+    if problem is not None:
+        raise ResumeMismatch(f"game {game_id} cannot be resumed at decision {n}: {problem}")
 
 
 async def play_scheduled(
@@ -47,8 +132,14 @@ async def play_scheduled(
     config: LeagueConfig,
     run: str,
     model_seat: ModelSeatFactory | None = None,
+    *,
+    prior: Sequence[DecisionLine] = (),
+    on_line: LineSink | None = None,
+    digest: bool = False,
 ) -> GameOutput:
-    """Play ``spec`` to the end.  ``model_seat(player, seat, spec)`` builds model seats."""
+    """Play ``spec`` to the end (or until it is void).  ``model_seat(player, seat, spec)``
+    builds model seats; ``prior`` are the recorded decisions of the game so far; ``digest``
+    stores the event digest on every decision line (streamed games)."""
     t0 = time.monotonic()
     agents: list[Agent] = []
     for seat, player in enumerate(spec.lineup):
@@ -67,75 +158,85 @@ async def play_scheduled(
     game = Game.new(spec.seats, spec.mode, spec.seed)
     decisions: list[DecisionLine] = []
     roles = [s.role for s in game.seats]
+    events = EventDigest() if digest or prior else None
 
     def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
         d = g.pending
         assert d is not None
-        decisions.append(
-            DecisionLine(
-                game_id=spec.game_id,
-                index=len(decisions) + 1,
-                event_index=len(g.events),
-                seat=d.seat,
-                player=spec.lineup[d.seat],
-                role=roles[d.seat],
-                decision_kind=d.kind,
-                options=d.option_ids,
-                chosen=decided.option,
-                fallback=decided.fallback,
-                error=decided.error,
-                latency_s=round(decided.latency_s, 6),
-                model=decided.record.model_dump(mode="json") if decided.record else None,
-            )
+        line = DecisionLine(
+            game_id=spec.game_id,
+            index=len(decisions) + 1,
+            event_index=len(g.events),
+            seat=d.seat,
+            player=spec.lineup[d.seat],
+            role=roles[d.seat],
+            decision_kind=d.kind,
+            options=d.option_ids,
+            chosen=decided.option,
+            fallback=decided.fallback,
+            error=decided.error,
+            latency_s=round(decided.latency_s, 6),
+            model=decided.record.model_dump(mode="json") if decided.record else None,
+            events_digest=events.advance(g.events) if events is not None else None,
         )
+        decisions.append(line)
+        if on_line is not None:
+            on_line(line)
 
     has_model = any(a.kind == "model" for a in agents)
-    timeout = config.decision_seconds if has_model else None
-    result = await play_game(
+    table = Table(
         game,
         agents,
         game_id=spec.game_id,
-        timeout=timeout,
+        timeout=config.decision_seconds if has_model else None,
         policy=config.fallback,
         autopilots=autopilots,
         on_decision=on_decision,
+        max_model_fallbacks=config.max_consecutive_fallbacks,
     )
-    ident: dict[str, Any] = {
-        "run": run,
-        "game_id": spec.game_id,
-        "seed": spec.seed,
-        "seats": spec.seats,
-        "mode": spec.mode,
-        "deal": spec.deal,
-        "rotation": spec.rotation,
-    }
-    start = GameStart(
-        **ident,
-        seating=[
-            SeatPlayer(
-                seat=i,
-                player=p,
-                kind=config.player(p).kind,
-                model=model_label(config, p),
-                name=spec.names[i],
-            )
-            for i, p in enumerate(spec.lineup)
-        ],
-    )
-    outcomes = _outcomes(spec, config, game, result.stats, decisions)
-    assert game.winning_side is not None
+    if prior:
+        assert events is not None
+        for n, line in enumerate(prior, 1):
+            _check(game, line, n, events, spec.game_id)
+            try:
+                await table.replay(_recorded(line))
+            except ReplayMismatch as e:
+                raise ResumeMismatch(
+                    f"game {spec.game_id} cannot be resumed at decision {n}: {e}"
+                ) from None
+            decisions.append(line)
+    result = await table.play()
+    return _output(spec, config, run, game, result.stats, decisions, result.void, t0)
+
+
+def _output(
+    spec: GameSpec,
+    config: LeagueConfig,
+    run: str,
+    game: Game,
+    stats: list[Any],
+    decisions: list[DecisionLine],
+    void: str | None,
+    t0: float,
+) -> GameOutput:
+    ident = _ident(spec, run)
+    outcomes = _outcomes(spec, config, game, stats, decisions)
+    side = VOID_SIDE if void is not None else game.winning_side
+    assert side is not None
+    winners = [] if void is not None else list(game.winners)
     end = GameEnd(
         game_id=spec.game_id,
-        winning_side=game.winning_side,
-        winners=list(game.winners),
+        winning_side=side,
+        winners=winners,
         rounds=game.round,
         decisions=len(decisions),
         events=game.events,
+        void=void,
     )
     record = GameRecord(
         **ident,
-        winning_side=game.winning_side,
-        winners=list(game.winners),
+        winning_side=side,
+        winners=winners,
         rounds=game.round,
         high_noon=game.high_noon,
         decisions=len(decisions),
@@ -146,8 +247,9 @@ async def play_scheduled(
         output_tokens=sum(o.output_tokens for o in outcomes),
         duration_s=round(time.monotonic() - t0, 3),
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        void=void,
     )
-    return GameOutput(start, decisions, end, record)
+    return GameOutput(game_start(spec, config, run), decisions, end, record)
 
 
 def _outcomes(

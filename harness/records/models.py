@@ -1,11 +1,19 @@
 """Record models of a league run (``results/<run>/``).
 
-* ``games.jsonl`` — one :class:`GameRecord` per finished game, appended and flushed when the game
-  ends (a crash loses at most the games in flight).
+* ``games.jsonl`` — one :class:`GameRecord` per finished game (void games included, with their
+  reason), appended and flushed when the game ends; only games listed here count as finished.
 * ``games/<game_id>.jsonl`` — the game's own file: a :class:`GameStart` line, one
   :class:`DecisionLine` per decision (model seats carry their full model decision record), and a
   :class:`GameEnd` line with the complete engine event log, so replay can verify every event.
+  Games with model seats append each decision line as it is made (flushed), so a stopped run
+  keeps every decision and ``--resume`` continues the game from the next one.
+* ``spend.jsonl`` — the spend ledger: one line per model call (see
+  :mod:`harness.league.ledger`).
 * ``system_prompts.jsonl`` — each distinct system prompt once, keyed by its sha256.
+
+A **void** game (``void`` set to its reason) was ended before its result: its seats kept falling
+back (a model that never answers validly) or it passed the decision limit.  Its ``winning_side``
+is ``"void"`` and it has no winners; it counts as finished but not as a result.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 RECORD_SCHEMA_VERSION = 1
+VOID_SIDE = "void"  # the winning_side of a void game
 
 
 class _Record(BaseModel):
@@ -26,9 +35,10 @@ class SeatPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int
     player: str  # the league player (config name)
-    kind: Literal["model", "bot", "random"]
+    kind: Literal["model", "bot", "random", "human"]  # human: a person at the web table
     model: str | None = None  # provider/model for model seats
     name: str  # the name shown at the table
+    history: str | None = None  # a model seat's history policy (conversation, log, since_last)
 
 
 class GameStart(_Record):
@@ -58,6 +68,9 @@ class DecisionLine(_Record):
     error: str | None = None
     latency_s: float
     model: dict[str, Any] | None = None  # ModelDecisionRecord (model seats)
+    # sha256 chain over the engine events before this decision (see harness.records.digest);
+    # set on streamed games so that a resumed game is verified event by event
+    events_digest: str | None = None
 
 
 class SeatOutcome(BaseModel):
@@ -90,6 +103,7 @@ class GameEnd(_Record):
     rounds: int
     decisions: int
     events: list[dict[str, Any]]
+    void: str | None = None  # why the game was ended without a result
 
 
 class GameRecord(_Record):
@@ -114,3 +128,4 @@ class GameRecord(_Record):
     output_tokens: int
     duration_s: float
     finished_at: str
+    void: str | None = None  # why the game was ended without a result (excluded from win rates)

@@ -27,6 +27,7 @@ if _ROOT not in sys.path:  # `tests.fakes` and `harness` importable under plain 
     sys.path.insert(0, _ROOT)
 
 STARTUP_TIMEOUT_S = 120.0
+SERVER_LOGS: dict[str, Path] = {}  # base URL -> the server's log (timings, prefix-cache hits)
 INSTALL_HINT = "run `bash .ci/install_llama.sh` in the venv"
 
 
@@ -92,6 +93,7 @@ def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -
     with open(log_path, "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
+    SERVER_LOGS[base_url] = log_path
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while not _ready(f"{base_url}/models"):
@@ -110,3 +112,9 @@ def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -
             process.kill()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=5)
+
+
+@pytest.fixture
+def llama_server_log(llama_server: str) -> Path:
+    """The running server's log: llama.cpp prints its timings and prefix-cache hits there."""
+    return SERVER_LOGS[llama_server]
