@@ -28,6 +28,11 @@ def register(sub: Any) -> None:
     r.add_argument("--output", help="results folder (default: the config's 'output')")
     r.add_argument("--workers", type=int, help="processes for games without model seats")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument(
+        "--no-preflight",
+        action="store_true",
+        help="skip the sample decision sent to every model before the first game",
+    )
     r.set_defaults(func=run)
     try:
         from harness.league import report_cmd_hooks
@@ -52,18 +57,15 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
-    if config.has_models:
-        from harness.league.model_seats import unknown_prices
+    if config.has_models:  # before any run folder or game exists (harness.league.preflight)
+        from harness.league.preflight import PreflightError, preflight
 
-        unknown = unknown_prices(config)
-        if unknown and config.spending.max_usd is not None:
-            raise CliError(
-                f"unknown price for {', '.join(unknown)}: a dollar cap cannot be enforced; add "
-                "'price' to the model section"
-            )
-        for who in unknown:
-            print(f"warning: unknown price for {who}; its cost will be recorded as unknown "
-                  "(add 'price' to the model section)", file=sys.stderr)  # fmt: skip
+        try:
+            checked = preflight(config, network=not args.no_preflight)
+        except PreflightError as e:
+            raise CliError(str(e)) from None
+        for line in (*checked.lines, *checked.warnings):
+            print(line, file=sys.stderr)
     try:
         runner = LeagueRunner(
             config,
@@ -95,7 +97,12 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     print(f"results: {run_dir}  (report: bangarena league report {run_dir})")
-    return 0
+    from harness.league.flags import check_run
+
+    flags = check_run(run_dir)  # broken measurements: exit code 3 (harness.league.flags)
+    for flag in flags.flags:
+        print(f"flagged: {flag.message}", file=sys.stderr)
+    return flags.exit_code
 
 
 def _run_with_bar(runner: LeagueRunner) -> None:

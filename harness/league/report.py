@@ -3,9 +3,17 @@
 * :func:`build_report` — a :class:`Report` holding pandas DataFrames: ``summary`` (one row per
   player), ``win_rates`` (player × role, Wilson intervals), ``role_adjusted`` (results minus the
   role's base rate), ``base_rates`` (role × table size × mode), ``ratings`` (openskill, bootstrap
-  intervals) and ``rates`` (fallbacks, invalid answers, timeouts, latency, tokens, cost).
-* :func:`print_report` — the tables as rich tables on a console.
-* :func:`save_report` — ``<run>/report/summary.csv``, one CSV per table and ``report.md``.
+  intervals) and ``rates`` (fallbacks, invalid answers and timeouts per decision and per model
+  call, call counts, latency median and p95, tokens — cached input too — cost, history policy);
+  ``flags`` (:mod:`.flags`): players whose fallback rate makes their win rates not valid, too many
+  void games, unfinished paired deals.  Void games are excluded from every win rate, rating and
+  score and counted everywhere else.
+* :func:`print_report` — the run checks and the tables as rich tables on a console.
+* :func:`save_report` — ``<run>/report/summary.csv``, one CSV per table, ``flags.csv`` and
+  ``report.md``.
+
+A flagged player's win rates, scores and ratings are marked "not valid" in every format (the
+``valid`` column of the CSV files).
 
 Usage from Python::
 
@@ -25,14 +33,26 @@ from typing import Any
 
 import pandas as pd
 
+from .flags import RunFlags, run_config, run_flags
+from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
 from .stats_basic import wilson
 
-__all__ = ["REPORT_DIR", "TABLES", "Report", "build_report", "print_report", "save_report"]
+__all__ = [
+    "NOT_VALID",
+    "REPORT_DIR",
+    "TABLES",
+    "Report",
+    "build_report",
+    "markdown",
+    "print_report",
+    "save_report",
+]
 
 REPORT_DIR = "report"
 TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates")
+NOT_VALID = "not valid"
 
 
 @dataclass
@@ -52,10 +72,30 @@ class Report:
     rates: pd.DataFrame
     cells: list[str] = field(default_factory=list)  # "5p classic: 70 games"
     last_finished: str = ""
+    flags: RunFlags = field(default_factory=RunFlags)
+    void_games: int = 0
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
         return {name: getattr(self, name) for name in TABLES}
+
+    @property
+    def has_models(self) -> bool:
+        return bool((self.rates["kind"] == "model").any()) if not self.rates.empty else False
+
+    @property
+    def exit_code(self) -> int:
+        """0, or 3 when the run is flagged (:data:`harness.league.flags.EXIT_FLAGGED`)."""
+        return self.flags.exit_code
+
+    def flags_table(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            [
+                {"kind": f.kind, "player": f.player or "", "message": f.message}
+                for f in self.flags.flags
+            ],
+            columns=["kind", "player", "message"],
+        )
 
 
 def _summary(
@@ -76,22 +116,37 @@ def _summary(
                 "win_hi": hi,
             }
         )
-    out = pd.DataFrame(rows)
+    out = pd.DataFrame(
+        rows, columns=["player", "seat_games", "wins", "win_rate", "win_lo", "win_hi"]
+    )
     adj = adjusted[["player", "score", "ci_lo", "ci_hi"]].rename(
         columns={"ci_lo": "score_lo", "ci_hi": "score_hi"}
     )
     rat = ratings[["player", "mu", "sigma", "ordinal", "ordinal_lo", "ordinal_hi"]]
     rat = rat.rename(columns={"mu": "rating_mu", "sigma": "rating_sigma"})
-    cost = rate[["player", "kind", "model", "games", "decisions", "fallback_rate", "invalid_rate",
-                 "timeout_rate", "tokens_per_game", "cost_per_game_usd"]]  # fmt: skip
+    cost = rate[["player", "kind", "model", "history", "games", "decisions", "fallback_rate",
+                 "invalid_rate", "timeout_rate", "tokens_per_game", "cost_per_game_usd"]]  # fmt: skip
     out = cost.merge(out, on="player", how="left")
     out = out.merge(adj, on="player", how="left").merge(rat, on="player", how="left")
-    order = ["player", "kind", "model", "games", "seat_games", "wins", "win_rate", "win_lo",
-             "win_hi", "score", "score_lo", "score_hi", "rating_mu", "rating_sigma", "ordinal",
-             "ordinal_lo", "ordinal_hi", "decisions", "fallback_rate", "invalid_rate",
+    order = ["player", "kind", "model", "history", "games", "seat_games", "wins", "win_rate",
+             "win_lo", "win_hi", "score", "score_lo", "score_hi", "rating_mu", "rating_sigma",
+             "ordinal", "ordinal_lo", "ordinal_hi", "decisions", "fallback_rate", "invalid_rate",
              "timeout_rate", "tokens_per_game", "cost_per_game_usd"]  # fmt: skip
     out = out[order]
     return out.sort_values(["ordinal", "player"], ascending=[False, True]).reset_index(drop=True)
+
+
+def _mark(df: pd.DataFrame, flags: RunFlags, with_reason: bool = False) -> pd.DataFrame:
+    """``df`` with a ``valid`` column (False for flagged players) and, when asked, ``flag``."""
+    out = df.copy()
+    flagged = flags.flagged_players
+    out["valid"] = ~out["player"].isin(flagged) if len(out) else pd.Series(dtype=bool)
+    if with_reason:
+        out["flag"] = [
+            (f.message if (f := flags.player_flag(str(p))) is not None else "")
+            for p in out["player"]
+        ]
+    return out
 
 
 def build_report(
@@ -102,10 +157,13 @@ def build_report(
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
     data = load_run(run_dir)
-    seats = data.seats
+    seats = data.seats  # games with a result only: void games count nowhere in win rates
+    config = run_config(data.run_dir)
+    counts = count_model_calls(data.run_dir, data.records)
+    flags = run_flags(data.records, counts, config)
     adjusted = role_adjusted(seats)
     ratings = compute_ratings(seats, bootstrap=bootstrap, seed=seed)
-    rate = rates(seats)
+    rate = rates(data.all_seats, counts, history_policies(config))
     cells = [
         f"{n}p {mode}: {k} games"
         for (n, mode), k in data.games.groupby(["seats", "mode"]).size().items()
@@ -116,19 +174,22 @@ def build_report(
         games=len(data.games),
         seat_games=len(seats),
         bootstrap=bootstrap,
-        summary=_summary(seats, adjusted, ratings, rate),
-        win_rates=win_rates(seats),
-        role_adjusted=adjusted,
+        summary=_mark(_summary(seats, adjusted, ratings, rate), flags, with_reason=True),
+        win_rates=_mark(win_rates(seats), flags),
+        role_adjusted=_mark(adjusted, flags),
         base_rates=base_rates(seats),
-        ratings=ratings,
+        ratings=_mark(ratings, flags),
         rates=rate,
         cells=cells,
         last_finished=str(data.games["finished_at"].max()),
+        flags=flags,
+        void_games=data.void_games,
     )
 
 
 # ------------------------------------------------------------------------------------ display
 Fmt = Callable[[Any], str]
+Cell = Callable[[pd.Series], str]
 
 
 def _nan(x: Any) -> bool:
@@ -159,7 +220,11 @@ def _usd(x: Any) -> str:
     return "–" if _nan(x) else f"${float(x):,.4f}"
 
 
-def _interval(fmt: Fmt, lo: str, hi: str) -> Callable[[pd.Series], str]:
+def _seconds(x: Any) -> str:
+    return "–" if _nan(x) else f"{float(x):,.2f} s"
+
+
+def _interval(fmt: Fmt, lo: str, hi: str) -> Cell:
     def cell(row: pd.Series) -> str:
         if _nan(row[lo]) or _nan(row[hi]):
             return "–"
@@ -168,7 +233,7 @@ def _interval(fmt: Fmt, lo: str, hi: str) -> Callable[[pd.Series], str]:
     return cell
 
 
-def _with_interval(fmt: Fmt, value: str, lo: str, hi: str) -> Callable[[pd.Series], str]:
+def _with_interval(fmt: Fmt, value: str, lo: str, hi: str) -> Cell:
     def cell(row: pd.Series) -> str:
         if _nan(row[lo]) or _nan(row[hi]):
             return fmt(row[value])
@@ -177,7 +242,33 @@ def _with_interval(fmt: Fmt, value: str, lo: str, hi: str) -> Callable[[pd.Serie
     return cell
 
 
-Column = tuple[str, str | Callable[[pd.Series], str], Fmt | None]  # header, column/cell, format
+def _valid(inner: Cell | str, fmt: Fmt | None = None) -> Cell:
+    """A result cell that reads "not valid (…)" for a flagged player."""
+
+    def cell(row: pd.Series) -> str:
+        text = inner(row) if callable(inner) else (fmt or _text)(row[inner])
+        valid = row.get("valid", True)
+        if not _nan(valid) and not bool(valid):
+            return f"{NOT_VALID}: {text}"
+        return text
+
+    return cell
+
+
+def _decisions(row: pd.Series) -> str:
+    """``4 of 7`` for a model player (model decisions of all its decisions), else ``7``."""
+    model = row.get("model_decisions")
+    if row.get("kind") == "model" and not _nan(model):
+        return f"{_int(model)} of {_int(row['decisions'])}"
+    return _int(row["decisions"])
+
+
+def _latency(row: pd.Series) -> str:
+    med, p95 = row["call_latency_median_s"], row["call_latency_p95_s"]
+    return "–" if _nan(med) else f"{_seconds(med)} / {_seconds(p95)}"
+
+
+Column = tuple[str, str | Cell, Fmt | None]  # header, column/cell, format
 
 _SPECS: dict[str, tuple[str, list[Column]]] = {
     "summary": (
@@ -187,9 +278,17 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("model", "model", _text),
             ("games", "games", _int),
             ("seats", "seat_games", _int),
-            ("win rate", _with_interval(_pct, "win_rate", "win_lo", "win_hi"), None),
-            ("role-adjusted (pp)", _with_interval(_pp, "score", "score_lo", "score_hi"), None),
-            ("ordinal", _with_interval(_num(1), "ordinal", "ordinal_lo", "ordinal_hi"), None),
+            ("win rate", _valid(_with_interval(_pct, "win_rate", "win_lo", "win_hi")), None),
+            (
+                "role-adjusted (pp)",
+                _valid(_with_interval(_pp, "score", "score_lo", "score_hi")),
+                None,
+            ),
+            (
+                "ordinal",
+                _valid(_with_interval(_num(1), "ordinal", "ordinal_lo", "ordinal_hi")),
+                None,
+            ),
             ("fallbacks", "fallback_rate", _pct),
             ("cost/game", "cost_per_game_usd", _usd),
         ],
@@ -201,7 +300,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("role", "role", _text),
             ("games", "games", _int),
             ("wins", "wins", _int),
-            ("win rate", "win_rate", _pct),
+            ("win rate", _valid("win_rate", _pct), None),
             ("95% CI", _interval(_pct, "ci_lo", "ci_hi"), None),
         ],
     ),
@@ -212,9 +311,9 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("player", "player", _text),
             ("games", "games", _int),
             ("seats", "seat_games", _int),
-            ("win rate", "win_rate", _pct),
+            ("win rate", _valid("win_rate", _pct), None),
             ("expected", "expected", _pct),
-            ("score (pp)", "score", _pp),
+            ("score (pp)", _valid("score", _pp), None),
             ("95% CI", _interval(_pp, "ci_lo", "ci_hi"), None),
         ],
     ),
@@ -223,19 +322,20 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         [
             ("player", "player", _text),
             ("games", "games", _int),
-            ("mu", "mu", _num(2)),
+            ("mu", _valid("mu", _num(2)), None),
             ("95% CI", _interval(_num(2), "mu_lo", "mu_hi"), None),
             ("sigma", "sigma", _num(2)),
-            ("ordinal", "ordinal", _num(2)),
+            ("ordinal", _valid("ordinal", _num(2)), None),
             ("95% CI", _interval(_num(2), "ordinal_lo", "ordinal_hi"), None),
         ],
     ),
     "rates": (
-        "Decisions, fallbacks and costs (rates per decision; latency, tokens, cost per game)",
+        "Decisions, fallbacks and costs (rates per decision — for model players per model "
+        'decision, one with more than one option: "4 of 7" — latency, tokens, cost per game)',
         [
             ("player", "player", _text),
             ("kind", "kind", _text),
-            ("decisions", "decisions", _int),
+            ("decisions", _decisions, None),
             ("fallback", "fallback_rate", _pct),
             ("invalid", "invalid_rate", _pct),
             ("timeout", "timeout_rate", _pct),
@@ -244,6 +344,27 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("tokens/game", "tokens_per_game", _num(0)),
             ("cost/game", "cost_per_game_usd", _usd),
             ("cost", "cost_usd", _usd),
+        ],
+    ),
+    "model_calls": (
+        "Model seats — rates per model decision (more than one option; a single option never "
+        "reaches the model): fallback, invalid, timeout; per call (every attempt, retries and "
+        "re-prompts included): /call; call latency p50 / p95; cached input tokens; fallback "
+        "reasons in rates.csv",
+        [
+            ("player", "player", _text),
+            ("history", "history", _text),
+            ("model dec.", "model_decisions", _int),
+            ("1-option", "single_option", _int),
+            ("calls", "model_calls", _int),
+            ("fallback", "fallback_rate", _pct),
+            ("invalid", "invalid_rate", _pct),
+            ("timeout", "timeout_rate", _pct),
+            ("invalid/call", "invalid_per_call", _pct),
+            ("timeout/call", "timeout_per_call", _pct),
+            ("error/call", "error_per_call", _pct),
+            ("call p50 / p95", _latency, None),
+            ("cached in", "cached_input_tokens", _int),
         ],
     ),
     "base_rates": (
@@ -257,6 +378,21 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         ],
     ),
 }
+# Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
+SHOWN = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "model_calls", "base_rates")
+
+
+def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
+    out = []
+    for name in SHOWN:
+        if name == "model_calls":
+            if not report.has_models:
+                continue
+            df = report.rates[report.rates["kind"] == "model"]
+        else:
+            df = report.tables()[name]
+        out.append((name, df))
+    return out
 
 
 def _visible(df: pd.DataFrame, spec: list[Column]) -> list[Column]:
@@ -285,29 +421,38 @@ def _cells(df: pd.DataFrame, spec: list[Column]) -> list[list[str]]:
 
 
 def _headline(report: Report) -> str:
+    void = f", {report.void_games} void" if report.void_games else ""
     return (
-        f"League report — run {report.name}: {report.games} games, {report.seat_games} seats "
-        f"({'; '.join(report.cells)})"
+        f"League report — run {report.name}: {report.games} games{void}, "
+        f"{report.seat_games} seats ({'; '.join(report.cells)})"
     )
 
 
+def _checks(report: Report) -> list[str]:
+    """The run-check lines: flags first (each a reason the figures are not all results)."""
+    return [f"FLAG: {f.message}" for f in report.flags.flags] + list(report.flags.notes)
+
+
 def print_report(report: Report, console: Any = None) -> None:
-    """Show the report's tables on a rich console (a new one on stdout when ``None``)."""
+    """Show the report's run checks and tables on a rich console (stdout when ``None``)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = console if console is not None else Console()
-    console.print(f"[bold]{_headline(report)}[/bold]")
-    console.print(f"run folder: {report.run_dir}")
-    for name in TABLES:
+    console.print(f"[bold]{escape(_headline(report))}[/bold]")
+    console.print(f"run folder: {escape(str(report.run_dir))}")
+    for line in _checks(report):
+        style = "bold red" if line.startswith("FLAG") else "yellow"
+        console.print(f"[{style}]{escape(line)}[/{style}]")
+    for name, df in _shown(report):
         title, spec = _SPECS[name]
-        df = report.tables()[name]
         spec = _visible(df, spec)
         table = Table(title=title, title_justify="left", header_style="bold")
         for column in spec:
             table.add_column(column[0], justify=_justify(column), overflow="fold")  # type: ignore[arg-type]
         for line in _cells(df, spec):
-            table.add_row(*line)
+            table.add_row(*(escape(c) for c in line))
         console.print(table)
 
 
@@ -316,16 +461,19 @@ def _md_escape(text: str) -> str:
 
 
 def markdown(report: Report) -> str:
-    """The report as Markdown: a headline and one table per DataFrame."""
+    """The report as Markdown: a headline, the run checks and one table per DataFrame."""
     parts = [f"# {_md_escape(_headline(report))}", ""]
     parts.append(
         f"Computed from `{report.run_dir}/games.jsonl` alone (last game finished "
         f"{report.last_finished}); rating intervals from {report.bootstrap} bootstrap resamples "
         "of the games."
     )
-    for name in TABLES:
+    checks = _checks(report)
+    if checks:
+        parts += ["", "## Run checks", ""]
+        parts += [f"- **{_md_escape(c)}**" if c.startswith("FLAG") else f"- {c}" for c in checks]
+    for name, df in _shown(report):
         title, spec = _SPECS[name]
-        df = report.tables()[name]
         spec = _visible(df, spec)
         parts += ["", f"## {_md_escape(title)}", ""]
         parts.append("| " + " | ".join(_md_escape(c[0]) for c in spec) + " |")
@@ -344,11 +492,13 @@ def _write(path: Path, text: str) -> None:
 
 
 def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
-    """Write ``<run>/report/``: ``summary.csv``, one CSV per table (raw numbers) and
-    ``report.md``; return the folder."""
+    """Write ``<run>/report/``: ``summary.csv``, one CSV per table (raw numbers; undefined values
+    are empty cells), ``flags.csv`` (kind, player, message of every flag) and ``report.md``;
+    return the folder."""
     out = Path(run_dir if run_dir is not None else report.run_dir) / REPORT_DIR
     out.mkdir(parents=True, exist_ok=True)
     for name, df in report.tables().items():
         _write(out / f"{name}.csv", df.to_csv(index=False))
+    _write(out / "flags.csv", report.flags_table().to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

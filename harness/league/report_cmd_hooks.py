@@ -1,7 +1,9 @@
 """``bangarena league report RUN [--no-save]``: the league report of a run folder.
 
 :func:`register` is called by :mod:`harness.cli.league_cmd` with the ``league`` sub-parser group.
-A missing or malformed run folder ends with one line and exit code 2 (``CliError``).
+A missing or malformed run folder ends with one line and exit code 2 (``CliError``); a run whose
+measurements are flagged (:mod:`harness.league.flags`: a model player's fallback rate, void games,
+unfinished paired deals) is reported with the flags shown and exit code 3.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ def register(lsub: Any) -> None:
         "report",
         help="win rates by player × role, role-adjusted scores, ratings, rates and costs",
         description="Statistics of a run from its records alone; prints rich tables and writes "
-        "RUN/report/ (summary.csv, one CSV per table, report.md).",
+        "RUN/report/ (summary.csv, one CSV per table, flags.csv, report.md). Exit 0: report "
+        "written; 2: not a readable run; 3: the run is flagged (a model player's fallback rate, "
+        "void games or unfinished paired deals: its figures are not all valid results).",
     )
     p.add_argument("run", help="run folder (e.g. results/quickstart)")
     p.add_argument("--no-save", action="store_true", help="print only; write no files")
@@ -31,7 +35,7 @@ def register(lsub: Any) -> None:
         default=None,
         help="bootstrap resamples for the rating intervals (default 200; 0 = none)",
     )
-    p.add_argument("--seed", type=int, default=None, help="bootstrap seed")
+    p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 20240601)")
     p.set_defaults(func=run_report)
 
 
@@ -74,7 +78,7 @@ def run_report(args: argparse.Namespace) -> int:
     print_report(report, console)
     if out is not None:
         console.print(f"saved: {out}/summary.csv, one CSV per table, {out}/report.md")
-    return 0
+    return report.exit_code  # 3 when the run is flagged (harness.league.flags)
 
 
 def _one_line(e: BaseException) -> str:

@@ -1,13 +1,17 @@
 """League statistics from a run's records alone (``games.jsonl``), as pandas DataFrames.
 
-* :func:`load_run` — :class:`RunData`: ``games`` (one row per finished game) and ``seats`` (one row
-  per seat outcome, i.e. per seat of every game).
+* :func:`load_run` — :class:`RunData`: ``games`` (one row per finished game, void ones included,
+  with their ``void`` reason), ``seats`` (one row per seat of every game with a result — void games
+  are excluded from every win rate) and ``all_seats`` (every seat, void games included, for the
+  counts of decisions, fallbacks, tokens and costs).
 * :func:`win_rates` — per player × role: games, wins, win rate and its 95 % Wilson interval.
 * :func:`base_rates` — per seats × mode × role: the win rate of that role over all players.
 * :func:`role_adjusted` — per player: the mean of ``won - base rate of that role at that table size
   and mode``, with a 95 % interval (normal approximation, standard error clustered by game).
-* :func:`rates` — per player: fallback, invalid-answer and timeout rates per decision, latency per
-  decision and per game, tokens and cost per game.
+* :func:`rates` — per player: fallback, invalid-answer and timeout rates per decision (for model
+  players per *model decision*, one with more than one option) and per model call, call counts,
+  call latency median and p95, latency per decision and per game, tokens (cached input tokens
+  too) and cost per game, and each model player's history policy.
 
 A player may sit at several seats of one game (a league of two players at a six-seat table); every
 seat counts as one result for its role, so ``games`` in :func:`win_rates` counts seat-games.  The
@@ -18,14 +22,18 @@ error by game.  Nothing here is hard-coded: every figure is computed from the re
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from harness.records import GameRecord
 from harness.records.store import RecordError, RunStore
 
+from .flags import game_void
+from .model_calls import DEFAULT_HISTORY, ModelCounts
 from .stats_basic import wilson
 
 __all__ = [
@@ -46,7 +54,7 @@ ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_a
 GAME_COLUMNS = [
     "game_id", "run", "seed", "seats", "mode", "deal", "rotation", "winning_side", "n_winners",
     "rounds", "high_noon", "decisions", "fallbacks", "cost_usd", "input_tokens", "output_tokens",
-    "duration_s", "finished_at",
+    "duration_s", "finished_at", "void",
 ]  # fmt: skip
 SEAT_COLUMNS = [
     "game_id", "seats", "mode", "seat", "player", "kind", "model", "role", "team", "won", "alive",
@@ -58,12 +66,19 @@ SEAT_COLUMNS = [
 
 @dataclass
 class RunData:
-    """The finished games of one run: ``games`` (per game) and ``seats`` (per seat outcome)."""
+    """The finished games of one run: ``games`` (per game, void ones included), ``seats`` (per
+    seat of the games with a result) and ``all_seats`` (per seat of every game)."""
 
     run_dir: Path
     name: str
     games: pd.DataFrame
     seats: pd.DataFrame
+    all_seats: pd.DataFrame
+    records: list[GameRecord]
+
+    @property
+    def void_games(self) -> int:
+        return int(self.games["void"].notna().sum())
 
 
 def load_run(run_dir: str | Path) -> RunData:
@@ -92,11 +107,13 @@ def load_run(run_dir: str | Path) -> RunData:
             {
                 **g.model_dump(exclude={"seat_outcomes", "schema_version", "winners"}),
                 "n_winners": len(g.winners),
+                "void": game_void(g),
             }
         )
         for o in g.seat_outcomes:
             row = {
                 "game_id": g.game_id,
+                "void": game_void(g) is not None,
                 "seats": g.seats,
                 "mode": g.mode,
                 "seat": o.seat,
@@ -124,9 +141,10 @@ def load_run(run_dir: str | Path) -> RunData:
             seat_rows.append(row)
     columns = SEAT_COLUMNS + [f"fallback_{r}" for r in reasons if r not in FALLBACK_REASONS]
     games = pd.DataFrame(game_rows, columns=GAME_COLUMNS)
-    seats = pd.DataFrame(seat_rows, columns=columns)
+    all_seats = pd.DataFrame(seat_rows, columns=[*columns, "void"])
+    seats = all_seats[~all_seats["void"].astype(bool)].drop(columns="void").reset_index(drop=True)
     name = str(records[0].run)
-    return RunData(root, name, games, seats)
+    return RunData(root, name, games, seats, all_seats.drop(columns="void"), records)
 
 
 def _role_key(role: pd.Series) -> pd.Series:
@@ -226,25 +244,55 @@ def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["score", "player"], ascending=[False, True]).reset_index(drop=True)
 
 
-def rates(seats: pd.DataFrame) -> pd.DataFrame:
-    """Per player: decision quality and costs.
+RATE_COLUMNS = [
+    "player", "kind", "model", "history", "games", "seat_games", "decisions", "fallbacks",
+    "fallback_rate", "timeouts", "timeout_rate", "invalid_answers", "invalid_rate",
+    "model_decisions", "single_option", "model_calls", "calls_per_decision", "fallback_per_call",
+    "invalid_per_call", "timeout_per_call", "error_per_call", "call_latency_median_s",
+    "call_latency_p95_s", "decision_latency_median_s", "decision_latency_p95_s", "lost_records",
+    "fallback_reasons", "latency_per_decision_ms", "latency_per_game_s", "tokens_per_game",
+    "input_tokens_per_game", "output_tokens_per_game", "input_tokens", "cached_input_tokens",
+    "cached_input_share", "cost_per_game_usd", "cost_usd",
+]  # fmt: skip
+
+
+def _or_nan(x: float | None) -> float:
+    return math.nan if x is None else float(x)
+
+
+def rates(
+    seats: pd.DataFrame,
+    counts: Mapping[str, ModelCounts] | None = None,
+    history: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Per player: decision quality and costs (pass ``RunData.all_seats``: void games count).
+
+    ``counts`` (from :func:`~harness.league.model_calls.count_model_calls`) give model players
+    their rates per *model decision* — a decision with more than one option, the only kind that
+    reaches the model — and per model call; without them (or for bots and random seats) the
+    rates are over every decision of the player:
 
     * ``fallback_rate`` — decisions that fell back (any reason) / decisions;
-    * ``timeout_rate`` — decisions that fell back on a timeout / decisions;
-    * ``invalid_rate`` — invalid model answers (unparseable or illegal, before any fallback; one
-      decision may produce several after re-prompts) / decisions;
-    * ``latency_per_decision_ms`` — milliseconds per decision; ``latency_per_game_s``, ``tokens_per_game``
-      (input + output), ``cost_per_game_usd`` — the player's seats of a game summed, averaged over
-      the games it played; ``cost_usd`` — the player's total spend.
+    * ``timeout_rate`` — decisions with a timed-out call or cut off by the timer / decisions;
+    * ``invalid_rate`` — decisions with at least one invalid answer (unparseable or illegal, before
+      any fallback) / decisions (seat outcomes alone: invalid answers / decisions);
+    * ``model_calls``, ``calls_per_decision``, ``fallback_per_call``, ``invalid_per_call``,
+      ``timeout_per_call``, ``error_per_call`` (failed calls: server, connection, rate limit, bad
+      response), ``call_latency_median_s`` / ``call_latency_p95_s`` (per call) and
+      ``decision_latency_*`` (per model decision), ``lost_records`` (model decisions with no model
+      record), ``fallback_reasons`` (``error 35 (connection_error 35)``);
+    * ``latency_per_decision_ms`` — milliseconds per decision; ``latency_per_game_s``,
+      ``tokens_per_game`` (input + output), ``cost_per_game_usd`` — the player's seats of a game
+      summed, averaged over the games it played; ``cached_input_tokens`` summed over the run and
+      ``cached_input_share`` of all input tokens; ``cost_usd`` — the player's total spend;
+    * ``history`` — a model player's history policy (``conversation``, ``log``, ``since_last``).
+
+    Undefined rates (nothing to divide by) are NaN here; reports show them as "–".
     """
-    columns = [
-        "player", "kind", "model", "games", "seat_games", "decisions", "fallbacks",
-        "fallback_rate", "timeouts", "timeout_rate", "invalid_answers", "invalid_rate",
-        "model_calls", "latency_per_decision_ms", "latency_per_game_s", "tokens_per_game",
-        "input_tokens_per_game", "output_tokens_per_game", "cost_per_game_usd", "cost_usd",
-    ]  # fmt: skip
+    counts = counts or {}
+    history = history or {}
     if seats.empty:
-        return pd.DataFrame(columns=columns)
+        return pd.DataFrame(columns=RATE_COLUMNS)
     rows = []
     for player, part in seats.groupby("player", sort=True):
         games = int(part["game_id"].nunique())
@@ -255,28 +303,65 @@ def rates(seats: pd.DataFrame) -> pd.DataFrame:
             return float(part[col].sum())
 
         models = part["model"].dropna().unique()
-        rows.append(
-            {
-                "player": player,
-                "kind": str(part["kind"].iloc[0]),
-                "model": str(models[0]) if len(models) else "",
-                "games": games,
-                "seat_games": len(part),
-                "decisions": decisions,
-                "fallbacks": int(total("fallbacks")),
-                "fallback_rate": total("fallbacks") / per_dec,
-                "timeouts": int(total("fallback_timeout")),
-                "timeout_rate": total("fallback_timeout") / per_dec,
-                "invalid_answers": int(total("invalid_answers")),
-                "invalid_rate": total("invalid_answers") / per_dec,
-                "model_calls": int(total("model_calls")),
-                "latency_per_decision_ms": 1000 * total("latency_s") / per_dec,
-                "latency_per_game_s": total("latency_s") / games,
-                "tokens_per_game": total("tokens") / games,
-                "input_tokens_per_game": total("input_tokens") / games,
-                "output_tokens_per_game": total("output_tokens") / games,
-                "cost_per_game_usd": total("cost_usd") / games,
-                "cost_usd": total("cost_usd"),
-            }
-        )
-    return pd.DataFrame(rows, columns=columns)
+        kind = str(part["kind"].iloc[0])
+        row: dict[str, Any] = {
+            "player": player,
+            "kind": kind,
+            "model": str(models[0]) if len(models) else "",
+            "history": history.get(str(player), DEFAULT_HISTORY) if kind == "model" else "",
+            "games": games,
+            "seat_games": len(part),
+            "decisions": decisions,
+            "fallbacks": int(total("fallbacks")),
+            "fallback_rate": total("fallbacks") / per_dec,
+            "timeouts": int(total("fallback_timeout")),
+            "timeout_rate": total("fallback_timeout") / per_dec,
+            "invalid_answers": int(total("invalid_answers")),
+            "invalid_rate": total("invalid_answers") / per_dec,
+            "model_calls": int(total("model_calls")),
+            "latency_per_decision_ms": 1000 * total("latency_s") / per_dec,
+            "latency_per_game_s": total("latency_s") / games,
+            "tokens_per_game": total("tokens") / games,
+            "input_tokens_per_game": total("input_tokens") / games,
+            "output_tokens_per_game": total("output_tokens") / games,
+            "input_tokens": int(total("input_tokens")),
+            "cached_input_tokens": int(total("cached_input_tokens")),
+            "cached_input_share": total("cached_input_tokens") / total("input_tokens")
+            if total("input_tokens")
+            else math.nan,
+            "cost_per_game_usd": total("cost_usd") / games,
+            "cost_usd": total("cost_usd"),
+        }
+        c = counts.get(str(player))
+        if c is not None and c.games_read:
+            row.update(
+                {
+                    "fallback_rate": _or_nan(c.fallback_per_decision),
+                    "timeouts": c.timeout_decisions,
+                    "timeout_rate": _or_nan(c.timeout_per_decision),
+                    "invalid_rate": _or_nan(c.invalid_per_decision),
+                    "model_decisions": c.decisions,
+                    "single_option": c.single_option,
+                    "model_calls": c.calls,
+                    "calls_per_decision": _or_nan(c.calls_per_decision),
+                    "fallback_per_call": _or_nan(c.fallback_per_call),
+                    "invalid_per_call": _or_nan(c.invalid_per_call),
+                    "timeout_per_call": _or_nan(c.timeout_per_call),
+                    "error_per_call": _or_nan(c.error_per_call),
+                    "call_latency_median_s": _or_nan(c.call_latency(0.5)),
+                    "call_latency_p95_s": _or_nan(c.call_latency(0.95)),
+                    "decision_latency_median_s": _or_nan(c.decision_latency(0.5)),
+                    "decision_latency_p95_s": _or_nan(c.decision_latency(0.95)),
+                    "lost_records": c.lost_records,
+                    "fallback_reasons": c.reasons_text(),
+                }
+            )
+        elif row["fallbacks"]:
+            reasons = {r: int(total(f"fallback_{r}")) for r in _reasons(part)}
+            row["fallback_reasons"] = ", ".join(f"{r} {k}" for r, k in reasons.items() if k)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
+def _reasons(part: pd.DataFrame) -> list[str]:
+    return [c.removeprefix("fallback_") for c in part.columns if c.startswith("fallback_")]

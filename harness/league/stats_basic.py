@@ -3,6 +3,8 @@
 * :func:`wilson` — the Wilson score interval of a binomial proportion ``k/n``.
 * :func:`chi2_sf` — the chi-square survival function (p-value of a statistic).
 * :func:`homogeneity` — chi-square test that several win rates ``k_i/n_i`` are equal.
+* :func:`percentile` — a nearest-rank percentile (median, p95) of a list, ``None`` when empty.
+* :func:`share` — ``k / n``, ``None`` when ``n == 0`` (reports show "–", never NaN).
 """
 
 from __future__ import annotations
@@ -98,3 +100,22 @@ def homogeneity(wins: Sequence[int], games: Sequence[int]) -> tuple[float, int, 
         stat += (k - e1) ** 2 / e1 + ((n - k) - e0) ** 2 / e0
     df = len(pairs) - 1
     return (stat, df, chi2_sf(stat, df))
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The nearest-rank ``q``-quantile (``0 <= q <= 1``) of ``values``; ``None`` when empty.
+
+    ``percentile(xs, 0.5)`` is the lower median, ``percentile(xs, 0.95)`` the p95.
+    """
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"q must be in [0, 1], got {q}")
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return float(ordered[rank - 1])
+
+
+def share(k: float, n: float) -> float | None:
+    """``k / n``, or ``None`` when there is nothing to divide by."""
+    return k / n if n else None

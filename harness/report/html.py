@@ -475,8 +475,13 @@ def standings(run_dir: Path) -> list[dict[str, Any]]:
     out = []
     for r in compute_ratings(seats).to_dict("records"):
         a = adjusted.get(r["player"], {})
-        out.append({**r, "score": a.get("score"), "score_lo": a.get("ci_lo"),
-                    "score_hi": a.get("ci_hi"), "expected": a.get("expected")})  # fmt: skip
+        row = {**r, "score": a.get("score"), "score_lo": a.get("ci_lo"),
+               "score_hi": a.get("ci_hi"), "expected": a.get("expected")}  # fmt: skip
+        # an interval that cannot be computed (one game) is None, shown as "–", never "nan"
+        for k in ("score", "score_lo", "score_hi", "expected"):
+            if isinstance(row[k], float) and row[k] != row[k]:
+                row[k] = None
+        out.append(row)
     return out
 
 
@@ -526,7 +531,7 @@ def build_report(
     games = store.games()
     config = load_config(run)
     name = str(config.get("name")) if config and config.get("name") else run.name
-    summary = summarize(name, games, config)
+    summary = summarize(name, games, config, run)  # run: model decisions, calls and flags
     games_dir = out / "games"
     if games_dir.exists():
         shutil.rmtree(games_dir)

@@ -1,21 +1,32 @@
 """League summary for the HTML report, from ``games.jsonl`` alone, in pure Python (no pandas).
 
 * win rate per player × role (every seat of every game is one result for its role, so a player
-  sitting at two seats of a game counts twice), with its 95 % Wilson interval;
+  sitting at two seats of a game counts twice), with its 95 % Wilson interval; void games (ended
+  without a result) are excluded from every win rate and counted apart;
 * per player: seat-games, decisions, fallbacks by reason and per decision, invalid model answers
-  per model call, tokens, cost per seat-game and per decision, latency per decision;
-* per table (seats × mode): games and wins of each side.
+  per model call, tokens (cached input tokens too), cost per seat-game and per decision, latency
+  per decision; for model players (given the run folder) the counts per *model decision* — one
+  with more than one option — and per call, call latency median / p95 and the history policy
+  (:mod:`harness.league.model_calls`);
+* per table (seats × mode): games and wins of each side;
+* the run's flags (:mod:`harness.league.flags`): a flagged player's win rates are not valid.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.league.flags import RunFlags, game_void, run_config, run_flags
+from harness.league.model_calls import (
+    DEFAULT_HISTORY,
+    ModelCounts,
+    count_model_calls,
+    history_policies,
+)
 from harness.league.stats_basic import wilson
 from harness.records import GameRecord
 
@@ -54,8 +65,9 @@ class PlayerRates:
     player: str
     kind: str
     model: str | None
-    games: int = 0  # seat-games
+    games: int = 0  # seat-games, void games included
     wins: int = 0
+    void_games: int = 0  # seat-games in void games: no result
     decisions: int = 0
     fallbacks: Counter[str] = field(default_factory=Counter)
     invalid_answers: int = 0
@@ -66,14 +78,26 @@ class PlayerRates:
     reasoning_tokens: int = 0
     cost_usd: float = 0.0
     latency_s: float = 0.0
+    history: str | None = None  # a model player's history policy
+    counts: ModelCounts | None = None  # model decisions and calls, from the game files
+    flag: str | None = None  # why this player's win rates are not valid
+
+    @property
+    def valid(self) -> bool:
+        return self.flag is None
+
+    @property
+    def rated_games(self) -> int:
+        """Seat-games with a result (void games excluded)."""
+        return self.games - self.void_games
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return self.wins / self.rated_games if self.rated_games else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
+        return wilson(self.wins, self.rated_games)
 
     @property
     def fallback_total(self) -> int:
@@ -81,10 +105,15 @@ class PlayerRates:
 
     @property
     def fallback_rate(self) -> float:
+        """Fallbacks per model decision for model players, else per decision."""
+        c = self.counts
+        if c is not None and c.games_read:
+            return c.fallback_per_decision or 0.0
         return self.fallback_total / self.decisions if self.decisions else 0.0
 
     @property
     def invalid_rate(self) -> float:
+        """Invalid answers per model call."""
         return self.invalid_answers / self.model_calls if self.model_calls else 0.0
 
     @property
@@ -108,6 +137,7 @@ class TableSides:
     sides: Counter[str] = field(default_factory=Counter)
     rounds: int = 0
     decisions: int = 0
+    void: int = 0  # void games (in ``games``, not in ``sides``)
 
 
 @dataclass
@@ -125,6 +155,8 @@ class Summary:
     tables: list[TableSides]
     roles: list[str]
     config: dict[str, Any] | None = None
+    void_games: int = 0
+    flags: RunFlags = field(default_factory=RunFlags)
 
     @property
     def has_models(self) -> bool:
@@ -143,19 +175,21 @@ def _config_players(config: dict[str, Any] | None) -> list[str]:
 
 def load_config(run_dir: Path) -> dict[str, Any] | None:
     """The run's resolved ``config.json``, or ``None`` when missing or unreadable."""
-    path = Path(run_dir) / "config.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    return run_config(run_dir)
 
 
 def summarize(
-    run: str, games: Sequence[GameRecord] | Iterable[GameRecord], config: dict[str, Any] | None
+    run: str,
+    games: Sequence[GameRecord] | Iterable[GameRecord],
+    config: dict[str, Any] | None,
+    run_dir: str | Path | None = None,
 ) -> Summary:
-    """Every figure of the report's summary, computed from the game records."""
+    """Every figure of the report's summary, computed from the game records (and, given
+    ``run_dir``, the model decisions and calls of its game files)."""
     games = list(games)
+    counts = count_model_calls(run_dir, games) if run_dir is not None else {}
+    flags = run_flags(games, counts, config)
+    history = history_policies(config)
     players: dict[str, PlayerRates] = {}
     for name in _config_players(config):
         spec = next(p for p in config["players"] if p.get("name") == name)  # type: ignore[index]
@@ -165,9 +199,13 @@ def summarize(
     cells: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     tables: dict[tuple[int, str], TableSides] = {}
     for g in games:
+        void = game_void(g) is not None
         t = tables.setdefault((g.seats, g.mode), TableSides(g.seats, g.mode))
         t.games += 1
-        t.sides[g.winning_side] += 1
+        if void:
+            t.void += 1
+        else:
+            t.sides[g.winning_side] += 1
         t.rounds += g.rounds
         t.decisions += g.decisions
         for o in g.seat_outcomes:
@@ -177,7 +215,10 @@ def summarize(
             if p.model is None and o.model:
                 p.model = o.model
             p.games += 1
-            p.wins += int(o.won)
+            if void:  # no result: counted, never rated
+                p.void_games += 1
+            else:
+                p.wins += int(o.won)
             p.decisions += o.decisions
             p.fallbacks.update(o.fallbacks)
             p.invalid_answers += o.invalid_answers
@@ -188,9 +229,17 @@ def summarize(
             p.reasoning_tokens += o.reasoning_tokens
             p.cost_usd += o.cost_usd
             p.latency_s += o.latency_s
+            if void:
+                continue
             cell = cells[(o.player, o.role)]
             cell[0] += 1
             cell[1] += int(o.won)
+    for p in players.values():
+        if p.kind == "model":
+            p.history = history.get(p.player, DEFAULT_HISTORY)
+            p.counts = counts.get(p.player)
+        flag = flags.player_flag(p.player)
+        p.flag = flag.message if flag is not None else None
     roles = sorted({role for _, role in cells}, key=_role_key)
     order = {name: i for i, name in enumerate(players)}
     role_rates = [
@@ -213,4 +262,6 @@ def summarize(
         tables=sorted(tables.values(), key=lambda t: (t.seats, t.mode)),
         roles=roles,
         config=config,
+        void_games=flags.void_games,
+        flags=flags,
     )

@@ -1,0 +1,204 @@
+"""Per-player counts of model decisions and model calls, read from a run's game files.
+
+* A **model decision** is a decision of a model seat with more than one option; a single option is
+  taken without calling the model, so it is counted apart (``single_option``) and never enters a
+  rate.
+* A **model call** is one attempt of a model decision (first call, retry after an error, or
+  corrective re-prompt after an invalid answer), as stored in the decision's model record.
+
+Rates per decision are shares of decisions (at most 100 %): a decision with two invalid answers
+counts once in ``invalid_decisions``.  Rates per call are shares of calls.  Every rate is ``None``
+when its denominator is zero, so reports show "–" instead of NaN.
+
+Pure Python (no pandas): the HTML summary and the pandas statistics both build on it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.records import DecisionLine, GameRecord, RunStore
+from harness.records.store import RecordError
+
+from .game_play import INVALID_KINDS
+from .stats_basic import percentile, share
+
+__all__ = [
+    "DEFAULT_HISTORY",
+    "ModelCounts",
+    "count_model_calls",
+    "history_policies",
+    "model_games",
+]
+
+DEFAULT_HISTORY = "conversation"
+
+
+@dataclass
+class ModelCounts:
+    """What one model player's seats did over a run (see the module docstring)."""
+
+    player: str
+    model: str | None = None
+    decisions: int = 0  # model decisions: more than one option
+    single_option: int = 0  # taken without a model call
+    fallbacks: Counter[str] = field(default_factory=Counter)  # by reason
+    # (reason, last error kind) of each fallback: ("error", "connection_error")
+    fallback_causes: Counter[tuple[str, str]] = field(default_factory=Counter)
+    invalid_decisions: int = 0  # with at least one invalid answer
+    timeout_decisions: int = 0  # with a timed-out call, or cut off by the decision timer
+    lost_records: int = 0  # model decisions without a model record (cut off by the timer)
+    calls: int = 0
+    invalid_calls: int = 0
+    timeout_calls: int = 0
+    error_calls: int = 0  # other failed calls: server, connection, rate limit, bad response
+    call_latencies: list[float] = field(default_factory=list)
+    decision_latencies: list[float] = field(default_factory=list)
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    output_tokens: int = 0
+    games_read: int = 0
+
+    # ------------------------------------------------------------------ rates (None when 0/0)
+    @property
+    def fallback_total(self) -> int:
+        return sum(self.fallbacks.values())
+
+    @property
+    def fallback_per_decision(self) -> float | None:
+        return share(self.fallback_total, self.decisions)
+
+    @property
+    def invalid_per_decision(self) -> float | None:
+        return share(self.invalid_decisions, self.decisions)
+
+    @property
+    def timeout_per_decision(self) -> float | None:
+        return share(self.timeout_decisions, self.decisions)
+
+    @property
+    def fallback_per_call(self) -> float | None:
+        return share(self.fallback_total, self.calls)
+
+    @property
+    def invalid_per_call(self) -> float | None:
+        return share(self.invalid_calls, self.calls)
+
+    @property
+    def timeout_per_call(self) -> float | None:
+        return share(self.timeout_calls, self.calls)
+
+    @property
+    def error_per_call(self) -> float | None:
+        return share(self.error_calls, self.calls)
+
+    @property
+    def calls_per_decision(self) -> float | None:
+        return share(self.calls, self.decisions)
+
+    @property
+    def cached_input_share(self) -> float | None:
+        return share(self.cached_input_tokens, self.input_tokens)
+
+    def call_latency(self, q: float) -> float | None:
+        """A percentile of the call latencies in seconds (``q = 0.5`` median, ``0.95`` p95)."""
+        return percentile(self.call_latencies, q)
+
+    def decision_latency(self, q: float) -> float | None:
+        return percentile(self.decision_latencies, q)
+
+    def reasons_text(self) -> str:
+        """``error 35 (connection_error 35), timeout 2`` — fallbacks by reason and cause."""
+        parts = []
+        for reason, k in self.fallbacks.most_common():
+            causes = [
+                f"{cause} {n}"
+                for (r, cause), n in self.fallback_causes.most_common()
+                if r == reason
+            ]
+            parts.append(f"{reason} {k}" + (f" ({', '.join(causes)})" if causes else ""))
+        return ", ".join(parts)
+
+    # ------------------------------------------------------------------ counting
+    def add(self, d: DecisionLine) -> None:
+        """Count one decision line of this player's model seat."""
+        if len(d.options) < 2:
+            self.single_option += 1
+            return
+        self.decisions += 1
+        self.decision_latencies.append(d.latency_s)
+        m: Mapping[str, Any] = d.model or {}
+        attempts = [a for a in m.get("attempts") or [] if isinstance(a, Mapping)]
+        kinds = [a.get("error_kind") for a in attempts]
+        if d.model is None:
+            self.lost_records += 1
+        if d.fallback:
+            self.fallbacks[d.fallback] += 1
+            cause = next((k for k in reversed(kinds) if k), None)
+            if cause is None and d.model is None:
+                cause = "decision timer" if d.fallback == "timeout" else None
+            if cause is not None and d.fallback != "invalid_answer":
+                self.fallback_causes[(d.fallback, cause)] += 1
+        invalid = sum(1 for k in kinds if k in INVALID_KINDS)
+        timeouts = sum(1 for k in kinds if k == "timeout")
+        self.calls += len(attempts)
+        self.invalid_calls += invalid
+        self.timeout_calls += timeouts
+        self.error_calls += sum(1 for k in kinds if k and k not in INVALID_KINDS and k != "timeout")
+        self.invalid_decisions += int(invalid > 0)
+        self.timeout_decisions += int(timeouts > 0 or d.fallback == "timeout")
+        for a in attempts:
+            if not a.get("cached"):
+                self.call_latencies.append(float(a.get("latency_s") or 0.0))
+        self.input_tokens += int(m.get("input_tokens") or 0)
+        self.cached_input_tokens += int(m.get("cached_input_tokens") or 0)
+        self.output_tokens += int(m.get("output_tokens") or 0)
+
+
+def model_games(games: Iterable[GameRecord]) -> list[GameRecord]:
+    """The games with at least one model seat."""
+    return [g for g in games if any(o.kind == "model" for o in g.seat_outcomes)]
+
+
+def count_model_calls(run_dir: str | Path, games: Iterable[GameRecord]) -> dict[str, ModelCounts]:
+    """Counts per model player over ``games`` (finished games of the run, void ones included),
+    read from ``run_dir/games/<id>.jsonl``.  A game whose file is missing or torn is skipped
+    (its seat outcomes in ``games.jsonl`` still count everywhere else)."""
+    store = RunStore(Path(run_dir))
+    out: dict[str, ModelCounts] = {}
+    for g in model_games(games):
+        for o in g.seat_outcomes:
+            if o.kind == "model" and o.player not in out:
+                out[o.player] = ModelCounts(o.player, o.model)
+        try:
+            start, decisions, _ = store.read_game(g.game_id)
+        except (RecordError, OSError, UnicodeDecodeError):
+            continue
+        model_seats = {s.seat: s.player for s in start.seating if s.kind == "model"}
+        seen: set[str] = set()
+        for d in decisions:
+            player = model_seats.get(d.seat)
+            if player is None:
+                continue
+            counts = out.setdefault(player, ModelCounts(player))
+            counts.add(d)
+            seen.add(player)
+        for player in seen:
+            out[player].games_read += 1
+    return out
+
+
+def history_policies(config: Mapping[str, Any] | None) -> dict[str, str]:
+    """Each model player's history policy from a run's ``config.json`` (default
+    ``conversation``)."""
+    out: dict[str, str] = {}
+    for p in (config or {}).get("players") or []:
+        if not isinstance(p, Mapping) or p.get("kind") != "model":
+            continue
+        model = p.get("model") if isinstance(p.get("model"), Mapping) else {}
+        out[str(p.get("name"))] = str(model.get("history") or DEFAULT_HISTORY)
+    return out

@@ -1,0 +1,358 @@
+"""Preflight of a league run: one real sample decision per model player, before any game.
+
+``league run`` calls :func:`preflight` before it creates the run folder.  For every model player of
+the config it checks, in this order, and stops at the first problem with one line
+(:class:`PreflightError`, exit code 2) naming the player, provider, model and ``base_url``:
+
+1. a price is known (config ``price:`` or LiteLLM's map) when a dollar cap is set;
+2. the API key is there (the provider's own check; for LiteLLM model strings without ``base_url``
+   LiteLLM's list of the variables that model needs);
+3. the sample decision of ``bangarena ask`` (:func:`harness.cli.ask_cmd.sample_decision` and
+   :func:`harness.cli.ask_cmd.ask`, with the league's seat settings) gets a valid answer:
+
+   * a connection error → "server unreachable", with the cause found by connecting to the URL
+     (DNS lookup, connection refused, TLS handshake);
+   * HTTP 401/403 → key rejected; 404 → unknown model (the provider's fatal errors);
+   * a server error or a rejected request in the configured answer mode (llama-cpp-python answers
+     ``json_schema`` with HTTP 500) → the same sample in the provider's other answer modes, and the
+     message names the first that answered validly;
+   * no answer within the decision timer → stop.
+
+An invalid answer, a rate limit or a slow answer (more than half the decision timer) are warnings:
+the run can go on, and the report will count and flag what follows.  The sample call's latency is
+part of each model's line.  The preflight's calls are not part of the run's records or spend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import ssl
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import get_args
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+
+from harness.agents.decision_record import ModelDecisionRecord
+from harness.agents.llm_agent import FatalModelError
+from harness.agents.model_spec import ModelSpec
+from harness.agents.providers.base import AnswerMode
+
+from .config import LeagueConfig
+from .model_seats import seat_spec
+
+__all__ = [
+    "LATENCY_WARN_FRACTION",
+    "PreflightError",
+    "PreflightReport",
+    "ProbeResult",
+    "diagnose_url",
+    "preflight",
+    "where",
+]
+
+LATENCY_WARN_FRACTION = 0.5  # warn when the sample call took more than this share of the timer
+PROBE_RETRIES = 1  # one retry after a transient error: a closed port fails fast
+PROBE_BACKOFF_S = 0.25
+CONNECT_TIMEOUT_S = 5.0
+# The order in which other answer modes are tried when the configured one is rejected.
+MODE_ORDER: tuple[AnswerMode, ...] = get_args(AnswerMode)
+DEFAULT_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+MODE_REJECTED = frozenset({"server_error", "bad_response"})
+
+
+class PreflightError(Exception):
+    """The run must not start; the message is one line."""
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What one model player's sample decision gave."""
+
+    player: str
+    spec: ModelSpec
+    record: ModelDecisionRecord
+
+    @property
+    def call_latency_s(self) -> float:
+        """The last call's latency (the one that answered), else the decision's."""
+        if self.record.attempts:
+            return self.record.attempts[-1].latency_s
+        return self.record.latency_s
+
+
+@dataclass
+class PreflightReport:
+    """The lines to show once every model passed (one per model, then warnings)."""
+
+    results: list[ProbeResult] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def where(player: str, spec: ModelSpec) -> str:
+    """``player X (openai model 'm' at http://...)`` — who a preflight line is about."""
+    url = spec.base_url or f"the provider's default URL{_default_hint(spec)}"
+    return f"player {player} ({spec.provider} model {spec.model!r} at {url})"
+
+
+def _default_hint(spec: ModelSpec) -> str:
+    url = DEFAULT_URLS.get(spec.provider)
+    return f" {url}" if url else ""
+
+
+def _probe_spec(config: LeagueConfig, spec: ModelSpec) -> ModelSpec:
+    """The seat's spec as the league uses it, asking the server itself (no response cache)
+    and giving up quickly on a dead endpoint."""
+    seat = seat_spec(config, spec)
+    return seat.model_copy(
+        update={
+            "cache_dir": None,
+            "retry_budget": min(seat.retry_budget, PROBE_RETRIES),
+            "backoff": min(seat.backoff, PROBE_BACKOFF_S),
+        }
+    )
+
+
+# ------------------------------------------------------------------------------ static checks
+
+
+def check_price(player: str, spec: ModelSpec, config: LeagueConfig) -> str | None:
+    """A warning when the price is unknown; :class:`PreflightError` when a dollar cap is set."""
+    if spec.price_book().price(spec.model, spec.provider) is not None:
+        return None
+    if config.spending.max_usd is not None:
+        raise PreflightError(
+            f"preflight: {where(player, spec)}: unknown price, so the dollar cap cannot be "
+            "enforced; add 'price: {input: …, output: …}' ($ per million tokens) to its model "
+            "section"
+        )
+    return (
+        f"warning: {where(player, spec)}: unknown price; its cost will be recorded as unknown "
+        "(add 'price' to the model section)"
+    )
+
+
+def check_key(player: str, spec: ModelSpec) -> None:
+    """LiteLLM model strings read their key from the vendor's variables: check them up front.
+
+    (The openai and anthropic adapters check their key when they are built.)"""
+    if spec.provider != "litellm" or spec.api_key_env is not None or spec.base_url is not None:
+        return
+    from harness.agents.providers.litellm_provider import import_litellm
+
+    try:
+        env = import_litellm().validate_environment(model=spec.model)
+    except Exception:  # an unknown model string: the sample call will say more
+        return
+    missing = [k for k in env.get("missing_keys") or [] if isinstance(k, str)]
+    if not env.get("keys_in_environment", True) and missing:
+        names = " or ".join(missing)
+        raise PreflightError(
+            f"preflight: {where(player, spec)}: no API key: set the environment variable {names}"
+        )
+
+
+# ------------------------------------------------------------------------------ network checks
+
+
+def diagnose_url(url: str, timeout: float = CONNECT_TIMEOUT_S) -> str | None:
+    """Why ``url`` cannot be reached (DNS lookup, TCP connection, TLS handshake), or ``None``
+    when a connection can be made."""
+    parts = urlsplit(url)
+    host = parts.hostname
+    if not host:
+        return f"{url} has no host"
+    secure = parts.scheme == "https"
+    try:
+        port = parts.port or (443 if secure else 80)
+    except ValueError:
+        return f"{url} has an invalid port"
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        return f"DNS lookup of {host} failed ({e.strerror or e})"
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except ConnectionRefusedError:
+        return f"connection refused at {host}:{port}"
+    except TimeoutError:
+        return f"no connection to {host}:{port} within {timeout:g} s"
+    except OSError as e:
+        return f"cannot connect to {host}:{port} ({e.strerror or e})"
+    try:
+        if secure:
+            context = ssl.create_default_context()
+            try:
+                with context.wrap_socket(sock, server_hostname=host):
+                    pass
+            except (ssl.SSLError, ssl.CertificateError) as e:
+                reason = getattr(e, "reason", None) or str(e)
+                return f"TLS handshake with {host}:{port} failed ({reason})"
+            except OSError as e:
+                return f"TLS handshake with {host}:{port} failed ({e.strerror or e})"
+    finally:
+        sock.close()
+    return None
+
+
+async def _ask(spec: ModelSpec, config: LeagueConfig) -> ModelDecisionRecord:
+    """The ``bangarena ask`` sample decision for ``spec`` at the config's first table size."""
+    from harness.cli.ask_cmd import ask, sample_decision
+    from harness.views.names import default_names
+
+    seats = config.tables[0].seats[0]
+    sample = sample_decision(config.base_seed, seats)
+    record, _system = await ask(spec, sample, default_names(seats), config.locale)
+    return record
+
+
+def _last_error(record: ModelDecisionRecord) -> str:
+    for a in reversed(record.attempts):
+        if a.error_kind:
+            return f"{a.error_kind}: {a.error_message}" if a.error_message else a.error_kind
+    return "no call was made"
+
+
+def _timer(spec: ModelSpec) -> str:
+    return f"{spec.decision_seconds:g} s"
+
+
+async def _working_mode(spec: ModelSpec, config: LeagueConfig) -> AnswerMode | None:
+    """The first other answer mode of the provider in which the sample gets a valid answer."""
+    current = spec.effective_answer_mode()
+    for mode in MODE_ORDER:
+        if mode == current:
+            continue
+        try:  # the spec's own validation says which modes the provider supports
+            alt = ModelSpec.model_validate({**spec.model_dump(), "answer_mode": mode})
+        except ValidationError:
+            continue
+        try:
+            record = await _ask(alt, config)
+        except FatalModelError:
+            continue
+        if record.fallback is None:
+            return mode
+    return None
+
+
+async def _mode_message(
+    player: str, spec: ModelSpec, config: LeagueConfig, error: str
+) -> PreflightError:
+    mode = spec.effective_answer_mode()
+    works = await _working_mode(spec, config)
+    if works is not None:
+        return PreflightError(
+            f"preflight: {where(player, spec)}: the server rejects answer mode {mode} ({error}); "
+            f"answer mode {works} works: set 'answer_mode: {works}' in its model section"
+        )
+    return PreflightError(
+        f"preflight: {where(player, spec)}: the server fails the sample decision in answer mode "
+        f"{mode} and in every other mode it was tried in ({error})"
+    )
+
+
+async def _check_model(player: str, spec: ModelSpec, config: LeagueConfig) -> ProbeResult:
+    try:
+        record = await _ask(spec, config)
+    except FatalModelError as e:
+        cause = getattr(e.cause, "kind", "")
+        if cause == "bad_request":  # some servers reject an unsupported answer mode with a 400
+            raise await _mode_message(player, spec, config, str(e)) from None
+        raise PreflightError(f"preflight: {where(player, spec)}: {e}") from None
+    except ImportError as e:
+        raise PreflightError(
+            f"preflight: {where(player, spec)}: provider unavailable: {e}"
+        ) from None
+    if record.fallback is None or record.fallback == "invalid_answer":
+        return ProbeResult(player, spec, record)
+    kinds = {a.error_kind for a in record.attempts if a.error_kind}
+    error = _last_error(record)
+    if kinds and kinds <= {"connection_error"}:
+        url = spec.base_url or DEFAULT_URLS.get(spec.provider)
+        cause = await asyncio.to_thread(diagnose_url, url) if url else None
+        raise PreflightError(
+            f"preflight: {where(player, spec)}: server unreachable: {cause or error}"
+        )
+    if kinds & MODE_REJECTED:
+        raise await _mode_message(player, spec, config, error)
+    if record.fallback == "timeout" and "rate_limit" not in kinds:
+        raise PreflightError(
+            f"preflight: {where(player, spec)}: no answer within the decision timer "
+            f"({_timer(spec)}; {error}): raise decision_seconds or check the server"
+        )
+    return ProbeResult(player, spec, record)  # rate limited: a warning
+
+
+def _summary(result: ProbeResult) -> tuple[str, list[str]]:
+    spec, record = result.spec, result.record
+    latency = result.call_latency_s
+    head = f"preflight: {where(result.player, spec)}, answer mode {record.answer_mode}: "
+    warnings = []
+    if record.fallback is None:
+        line = head + f"valid answer in {latency:.2f} s (decision timer {_timer(spec)})"
+    elif record.fallback == "invalid_answer":
+        line = head + f"answered in {latency:.2f} s but not validly"
+        warnings.append(
+            f"warning: {where(result.player, spec)} answered the sample decision invalidly "
+            f"({_last_error(record)}); its decisions may fall back"
+        )
+    else:
+        line = head + f"no valid answer ({_last_error(record)})"
+        warnings.append(
+            f"warning: {where(result.player, spec)}: {_last_error(record)}; its decisions may "
+            "fall back (check the provider limits in the config)"
+        )
+    if latency > LATENCY_WARN_FRACTION * spec.decision_seconds:
+        warnings.append(
+            f"warning: {where(result.player, spec)}: the sample call took {latency:.1f} s, "
+            f"{100 * latency / spec.decision_seconds:.0f} % of the decision timer "
+            f"({_timer(spec)}); decisions may time out: raise decision_seconds"
+        )
+    return line, warnings
+
+
+async def _run(checks: Sequence[tuple[str, ModelSpec]], config: LeagueConfig) -> list[ProbeResult]:
+    out: list[ProbeResult] = []
+    done: dict[str, ModelDecisionRecord] = {}
+    for player, spec in checks:
+        key = spec.model_dump_json()
+        if key in done:  # the same model, settings and server: one sample is enough
+            out.append(ProbeResult(player, spec, done[key]))
+            continue
+        result = await _check_model(player, spec, config)
+        done[key] = result.record
+        out.append(result)
+    return out
+
+
+def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
+    """Check every model player of ``config`` (see the module docstring).
+
+    Raises :class:`PreflightError` (one line) at the first problem.  ``network=False`` keeps the
+    checks that need no server (price with a dollar cap, LiteLLM keys): ``league run
+    --no-preflight`` still refuses a dollar cap it cannot enforce.
+    """
+    report = PreflightReport()
+    checks: list[tuple[str, ModelSpec]] = []
+    for p in config.players:
+        if p.model is None:
+            continue
+        spec = _probe_spec(config, p.model)
+        warning = check_price(p.name, spec, config)
+        if warning:
+            report.warnings.append(warning)
+        checks.append((p.name, spec))
+    if not network or not checks:
+        return report
+    for player, spec in checks:
+        check_key(player, spec)
+    report.results = asyncio.run(_run(checks, config))
+    for result in report.results:
+        line, warnings = _summary(result)
+        report.lines.append(line)
+        report.warnings += warnings
+    return report

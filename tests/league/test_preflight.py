@@ -1,0 +1,231 @@
+"""``league run`` sends every model one sample decision before any game: a closed port, a TLS
+mismatch, a rejected key, an unknown model, a rejected answer mode or a missing price under a
+dollar cap each stop it with one line and exit 2, and no run folder is created."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from harness.agents.decision_record import Attempt, ModelDecisionRecord
+from harness.cli.main import main
+from harness.league.config import parse_config
+from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight
+from harness.records import RunStore
+from tests.fakes import Answer, FakeOpenAIServer, Status
+from tests.fakes.backends import KEY_ENV, SECRET_KEY
+
+pytest.importorskip("openai")
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
+    monkeypatch.setenv(KEY_ENV, SECRET_KEY)
+    with FakeOpenAIServer() as s:
+        yield s
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def league(base_url: str, **over: Any) -> dict[str, Any]:
+    model: dict[str, Any] = {
+        "provider": "openai",
+        "model": "gpt-test",
+        "base_url": base_url,
+        "api_key_env": KEY_ENV,
+        "answer_mode": "json_object",
+        "price": {"input": 1.0, "output": 2.0},
+    }
+    model.update(over.pop("model", {}))
+    data: dict[str, Any] = {
+        "name": "pre",
+        "players": [
+            {"name": "gpt-test", "kind": "model", "model": model},
+            {"name": "bot", "kind": "bot"},
+        ],
+        "tables": [{"seats": [4]}],
+        "games_per_table": 2,
+        "decision_seconds": 10,
+        "retry_budget": 1,
+    }
+    data.update(over)
+    return data
+
+
+def run_league(tmp_path: Path, data: Mapping[str, Any], *extra: str) -> int:
+    cfg = tmp_path / "league.yaml"
+    cfg.write_text(yaml.safe_dump(dict(data)), encoding="utf-8")
+    return main(["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--no-progress",
+                 *extra])  # fmt: skip
+
+
+def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("bangarena: error: preflight: player gpt-test (openai model ")
+    assert "Traceback" not in err and SECRET_KEY not in err
+    return lines[0]
+
+
+def test_closed_port_stops_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = closed_port()
+    url = f"http://127.0.0.1:{port}/v1"
+    assert run_league(tmp_path, league(url)) == 2
+    line = one_error_line(capsys)
+    assert f"'gpt-test' at {url})" in line
+    assert line.endswith(f"server unreachable: connection refused at 127.0.0.1:{port}")
+    assert not (tmp_path / "out").exists()
+
+
+def test_tls_to_a_plain_http_server_is_named(
+    tmp_path: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"https://127.0.0.1:{server.port}/v1"
+    assert run_league(tmp_path, league(url)) == 2
+    line = one_error_line(capsys)
+    assert "server unreachable: TLS handshake with 127.0.0.1" in line
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [(401, "authentication failed (HTTP 401)"), (404, "unknown model (HTTP 404)")],
+)
+def test_rejected_key_and_unknown_model_stop_before_any_game(
+    tmp_path: Path,
+    server: FakeOpenAIServer,
+    capsys: pytest.CaptureFixture[str],
+    status: int,
+    words: str,
+) -> None:
+    server.script.default = lambda body: Status(status)
+    assert run_league(tmp_path, league(server.base_url)) == 2
+    line = one_error_line(capsys)
+    assert words in line and server.base_url in line
+    assert len(server.script.model_requests) == 1  # a fatal answer is not retried
+    assert not (tmp_path / "out").exists()
+
+
+def llama_cpp_python(body: Mapping[str, Any]) -> Status | Answer:
+    """llama-cpp-python's server: HTTP 500 for a json_schema response format (and for tools),
+    answers json_object and grammar requests."""
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema" or body.get("tools"):
+        return Status(500, message="Internal Server Error")
+    return Answer()
+
+
+def test_rejected_answer_mode_names_one_that_works(
+    tmp_path: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.script.default = llama_cpp_python
+    data = league(server.base_url, model={"answer_mode": "json_schema"})
+    assert run_league(tmp_path, data) == 2
+    line = one_error_line(capsys)
+    assert "the server rejects answer mode json_schema (server_error" in line
+    assert line.endswith("answer mode json_object works: set 'answer_mode: json_object' in its "
+                         "model section")  # fmt: skip
+    assert not (tmp_path / "out").exists()
+    # and with the mode it named, the run goes through
+    capsys.readouterr()
+    assert run_league(tmp_path, league(server.base_url)) == 0
+    assert len(RunStore(tmp_path / "out" / "pre").games()) == 2
+
+
+def test_unknown_price_under_a_dollar_cap_stops_even_without_preflight(
+    tmp_path: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = league(server.base_url, spending={"max_usd": 1.0})
+    del data["players"][0]["model"]["price"]
+    data["players"][0]["model"]["model"] = "no-such-model-for-pricing"
+    assert run_league(tmp_path, data, "--no-preflight") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown price, so the dollar cap cannot be enforced" in err
+    assert "no-such-model-for-pricing" in err and server.base_url in err
+    assert server.script.model_requests == [] and not (tmp_path / "out").exists()
+
+
+def test_passing_preflight_reports_latency_and_one_extra_call(
+    tmp_path: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_league(tmp_path, league(server.base_url)) == 0
+    err = capsys.readouterr().err
+    assert "preflight: player gpt-test (openai model 'gpt-test' at " in err
+    assert "answer mode json_object: valid answer in " in err and "(decision timer 10 s)" in err
+    store = RunStore(tmp_path / "out" / "pre")
+    calls = sum(o.model_calls for g in store.games() for o in g.seat_outcomes)
+    assert len(server.script.model_requests) == calls + 1  # the sample decision, not recorded
+
+
+def test_no_preflight_sends_no_sample(
+    tmp_path: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_league(tmp_path, league(server.base_url), "--no-preflight") == 0
+    assert "preflight:" not in capsys.readouterr().err
+    store = RunStore(tmp_path / "out" / "pre")
+    calls = sum(o.model_calls for g in store.games() for o in g.seat_outcomes)
+    assert calls > 0 and len(server.script.model_requests) == calls
+
+
+def test_one_sample_per_distinct_model(server: FakeOpenAIServer) -> None:
+    data = league(server.base_url)
+    twin = {**data["players"][0], "name": "twin"}
+    data["players"].append(twin)
+    report = preflight(parse_config(data))
+    assert [r.player for r in report.results] == ["gpt-test", "twin"]
+    assert len(server.script.model_requests) == 1
+    assert all(r.record.fallback is None for r in report.results)
+
+
+def probe(latency: float, fallback: str | None = None) -> ProbeResult:
+    spec = parse_config(league("http://127.0.0.1:1/v1", decision_seconds=60)).players[0].model
+    assert spec is not None
+    record = ModelDecisionRecord(
+        provider="openai",
+        model="gpt-test",
+        answer_mode="json_object",
+        options=["a", "b"],
+        system_prompt_sha256="0" * 64,
+        attempts=[
+            Attempt(latency_s=latency, error_kind="unparseable" if fallback else None)
+        ],  # fmt: skip
+        chosen="a",
+        fallback=fallback,  # type: ignore[arg-type]
+    )
+    return ProbeResult("gpt-test", spec.model_copy(update={"decision_seconds": 60.0}), record)
+
+
+def test_slow_sample_warns_about_the_timer() -> None:
+    line, warnings = _summary(probe(40.0))
+    assert "valid answer in 40.00 s (decision timer 60 s)" in line
+    assert len(warnings) == 1 and "took 40.0 s, 67 % of the decision timer (60 s)" in warnings[0]
+    line, warnings = _summary(probe(20.0))
+    assert warnings == []
+    _, warnings = _summary(probe(1.0, "invalid_answer"))
+    assert len(warnings) == 1 and "answered the sample decision invalidly" in warnings[0]
+
+
+def test_diagnose_url_names_the_cause(monkeypatch: pytest.MonkeyPatch) -> None:
+    port = closed_port()
+    assert diagnose_url(f"http://127.0.0.1:{port}") == f"connection refused at 127.0.0.1:{port}"
+
+    def no_dns(*args: object, **kwargs: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
+    assert diagnose_url("https://models.example.invalid/v1") == (
+        "DNS lookup of models.example.invalid failed (Name or service not known)"
+    )
