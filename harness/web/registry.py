@@ -101,6 +101,7 @@ class Registry:
         from harness.league.schedule import GameSpec
 
         if self._model_seats is None:
+            self.store.prepare()  # the run folder keeps the model seats' system prompts
             self._model_seats = ModelSeats(self.config.league_config(60.0), self.config.run_dir)
         spec = GameSpec(game_id, game.n, game.mode, game.seed, 0, 0, (player,) * game.n,
                         tuple(names))  # fmt: skip
