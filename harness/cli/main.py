@@ -65,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CliError, EngineError) as e:
         sys.stderr.write(error_line(e))
         return 2
+    except ImportError as e:  # a package a command needs is missing: one line, no traceback
+        missing = getattr(e, "name", None) or str(e)
+        sys.stderr.write(error_line(CliError(f"{missing} is not installed: pip install -e .")))
+        return 2
     except KeyboardInterrupt:
         sys.stderr.write("bangarena: interrupted\n")
         return 130

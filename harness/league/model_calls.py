@@ -44,6 +44,7 @@ class ModelCounts:
 
     player: str
     model: str | None = None
+    history: str | None = None  # the history policy recorded in the game files' seating
     decisions: int = 0  # model decisions: more than one option
     single_option: int = 0  # taken without a model call
     fallbacks: Counter[str] = field(default_factory=Counter)  # by reason
@@ -179,6 +180,10 @@ def count_model_calls(run_dir: str | Path, games: Iterable[GameRecord]) -> dict[
         except (RecordError, OSError, UnicodeDecodeError):
             continue
         model_seats = {s.seat: s.player for s in start.seating if s.kind == "model"}
+        for s in start.seating:
+            history = getattr(s, "history", None)
+            if s.kind == "model" and history and s.player in out:
+                out[s.player].history = str(history)
         seen: set[str] = set()
         for d in decisions:
             player = model_seats.get(d.seat)
@@ -192,13 +197,18 @@ def count_model_calls(run_dir: str | Path, games: Iterable[GameRecord]) -> dict[
     return out
 
 
-def history_policies(config: Mapping[str, Any] | None) -> dict[str, str]:
-    """Each model player's history policy from a run's ``config.json`` (default
-    ``conversation``)."""
+def history_policies(
+    config: Mapping[str, Any] | None, counts: Mapping[str, ModelCounts] | None = None
+) -> dict[str, str]:
+    """Each model player's history policy: as recorded in its games' seating, else from the
+    run's ``config.json`` (``players[].model.history``), else ``conversation``."""
     out: dict[str, str] = {}
     for p in (config or {}).get("players") or []:
         if not isinstance(p, Mapping) or p.get("kind") != "model":
             continue
         model = p.get("model") if isinstance(p.get("model"), Mapping) else {}
         out[str(p.get("name"))] = str(model.get("history") or DEFAULT_HISTORY)
+    for player, c in (counts or {}).items():
+        if c.history:
+            out[player] = c.history
     return out

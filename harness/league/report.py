@@ -163,7 +163,7 @@ def build_report(
     flags = run_flags(data.records, counts, config)
     adjusted = role_adjusted(seats)
     ratings = compute_ratings(seats, bootstrap=bootstrap, seed=seed)
-    rate = rates(data.all_seats, counts, history_policies(config))
+    rate = rates(data.all_seats, counts, history_policies(config, counts))
     cells = [
         f"{n}p {mode}: {k} games"
         for (n, mode), k in data.games.groupby(["seats", "mode"]).size().items()

@@ -189,7 +189,7 @@ def summarize(
     games = list(games)
     counts = count_model_calls(run_dir, games) if run_dir is not None else {}
     flags = run_flags(games, counts, config)
-    history = history_policies(config)
+    history = history_policies(config, counts)
     players: dict[str, PlayerRates] = {}
     for name in _config_players(config):
         spec = next(p for p in config["players"] if p.get("name") == name)  # type: ignore[index]

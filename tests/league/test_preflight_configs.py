@@ -4,6 +4,8 @@ against the local fake servers (base URLs pointed at them, dummy keys set)."""
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ from harness.league.config import LeagueConfig, load_config
 from harness.league.preflight import preflight
 from tests.fakes import FakeAnthropicServer, FakeOpenAIServer
 
+# LiteLLM must use the price map shipped in its wheel, never download one (no network in tests).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 pytest.importorskip("litellm")
@@ -79,3 +83,24 @@ def test_shipped_config_reaches_its_key_check(
     assert err.count("\n") == 1 and err.startswith("bangarena: error: preflight: player ")
     assert "no API key" in err and "set the environment variable" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_package_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command whose package is missing (here the ratings' openskill) ends with one line and
+    exit 2."""
+    cfg = tmp_path / "one.yaml"
+    cfg.write_text(
+        "name: one\nplayers:\n  - {name: rulebot, kind: bot}\n  - {name: random, kind: random}\n"
+        "tables:\n  - seats: [4]\ngames_per_table: 1\n",
+        encoding="utf-8",
+    )
+    argv = ["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--workers", "1"]
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "openskill", None)
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
+    assert main(["league", "report", str(tmp_path / "out" / "one"), "--no-save"]) == 2
+    err = capsys.readouterr().err
+    assert err == "bangarena: error: openskill.models is not installed: pip install -e .\n"

@@ -91,13 +91,16 @@ SCRIPT = [
 ]
 
 
-def write_model_run(root: Path, history: str = "log") -> Path:
+def write_model_run(root: Path, history: str = "log", recorded: str | None = None) -> Path:
+    """The run: ``history`` is the policy in its config.json, ``recorded`` the one in the game
+    file's seating (older runs record none)."""
     store = RunStore(root)
     store.prepare()
     players = [("llm", "model")] + [("bot", "bot")] * 3
     start = GameStart(run="counts", game_id="g1", seed=1, seats=4, mode="classic", deal=0,
                       rotation=0, seating=[SeatPlayer(seat=i, player=p, kind=k,  # type: ignore[arg-type]
-                      model="openai/m" if k == "model" else None, name=f"N{i}")
+                      model="openai/m" if k == "model" else None, name=f"N{i}",
+                      history=recorded if k == "model" else None)
                       for i, (p, k) in enumerate(players)])  # fmt: skip
     decisions = [decision(i + 1, 0, opts, m, fb) for i, (_, opts, m, fb) in enumerate(SCRIPT)]
     decisions.append(decision(len(decisions) + 1, 1, ["x", "y"], None))
@@ -198,3 +201,21 @@ def test_percentile_nearest_rank() -> None:
     xs = [float(x) for x in range(1, 21)]  # 1..20
     assert percentile(xs, 0.5) == 10.0 and percentile(xs, 0.95) == 19.0
     assert percentile(xs, 1.0) == 20.0 and percentile(xs, 0.0) == 1.0
+
+
+def test_history_policy_as_recorded_in_the_games(tmp_path: Path) -> None:
+    """The policy a seat played under is the one recorded in its game's seating; the config's
+    (or the default) only for runs that recorded none (issue 10, history policies)."""
+    recorded = write_model_run(tmp_path / "a", history="log", recorded="since_last")
+    assert build_report(recorded, bootstrap=0).rates.set_index("player").loc["llm", "history"] == (
+        "since_last"
+    )
+    from harness.report.summary import load_config, summarize
+
+    games = RunStore(recorded).games()
+    summary = summarize("a", games, load_config(recorded), recorded)
+    assert {p.player: p.history for p in summary.players} == {"llm": "since_last", "bot": None}
+    default = write_model_run(tmp_path / "b", history="")
+    assert build_report(default, bootstrap=0).rates.set_index("player").loc["llm", "history"] == (
+        "conversation"
+    )
