@@ -89,13 +89,12 @@ class Report:
         return self.flags.exit_code
 
     def flags_table(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            [
-                {"kind": f.kind, "player": f.player or "", "message": f.message}
-                for f in self.flags.flags
-            ],
-            columns=["kind", "player", "message"],
-        )
+        """``flags.csv``: every flag, then the notes (kind ``note``, e.g. void games under the
+        threshold)."""
+        rows = [{"kind": f.kind, "player": f.player or "", "message": f.message}
+                for f in self.flags.flags]  # fmt: skip
+        rows += [{"kind": "note", "player": "", "message": n} for n in self.flags.notes]
+        return pd.DataFrame(rows, columns=["kind", "player", "message"])
 
 
 def _summary(

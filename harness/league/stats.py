@@ -67,7 +67,8 @@ SEAT_COLUMNS = [
 @dataclass
 class RunData:
     """The finished games of one run: ``games`` (per game, void ones included), ``seats`` (per
-    seat of the games with a result) and ``all_seats`` (per seat of every game)."""
+    seat of the games with a result) and ``all_seats`` (per seat of every game, with a ``void``
+    column)."""
 
     run_dir: Path
     name: str
@@ -144,7 +145,7 @@ def load_run(run_dir: str | Path) -> RunData:
     all_seats = pd.DataFrame(seat_rows, columns=[*columns, "void"])
     seats = all_seats[~all_seats["void"].astype(bool)].drop(columns="void").reset_index(drop=True)
     name = str(records[0].run)
-    return RunData(root, name, games, seats, all_seats.drop(columns="void"), records)
+    return RunData(root, name, games, seats, all_seats, records)
 
 
 def _role_key(role: pd.Series) -> pd.Series:
@@ -245,7 +246,8 @@ def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
 
 
 RATE_COLUMNS = [
-    "player", "kind", "model", "history", "games", "seat_games", "decisions", "fallbacks",
+    "player", "kind", "model", "history", "games", "seat_games", "void_games", "decisions",
+    "fallbacks",
     "fallback_rate", "timeouts", "timeout_rate", "invalid_answers", "invalid_rate",
     "model_decisions", "single_option", "model_calls", "calls_per_decision", "fallback_per_call",
     "invalid_per_call", "timeout_per_call", "error_per_call", "call_latency_median_s",
@@ -311,6 +313,7 @@ def rates(
             "history": history.get(str(player), DEFAULT_HISTORY) if kind == "model" else "",
             "games": games,
             "seat_games": len(part),
+            "void_games": int(part["void"].sum()) if "void" in part else 0,
             "decisions": decisions,
             "fallbacks": int(total("fallbacks")),
             "fallback_rate": total("fallbacks") / per_dec,

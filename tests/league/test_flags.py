@@ -19,7 +19,7 @@ import yaml
 
 from harness.cli.main import main
 from harness.league.flags import EXIT_FLAGGED, check_run
-from harness.league.report import build_report
+from harness.league.report import build_report, markdown, save_report
 from harness.records import RunStore
 from tests.fakes import Answer, FakeOpenAIServer, Malformed
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
@@ -111,6 +111,13 @@ def test_void_games_are_excluded_from_win_rates_and_flagged(bot_run: Path, tmp_p
     flags = check_run(run)
     assert "void_games" not in [f.kind for f in flags.flags]
     assert flags.notes == ["1 of 8 games are void and excluded from win rates"]
+    # counted in every format: headline, Markdown, CSV
+    report = build_report(run, bootstrap=0)
+    assert "8 games, 1 void," in markdown(report).splitlines()[0]
+    assert int(report.rates["void_games"].sum()) == 4
+    out = save_report(report)
+    notes = [r for r in csv.DictReader((out / "flags.csv").open()) if r["kind"] == "note"]
+    assert [r["message"] for r in notes] == flags.notes
 
 
 # ------------------------------------------------------------------ a model that keeps failing
