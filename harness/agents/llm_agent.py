@@ -81,7 +81,7 @@ class FatalModelError(FatalSeatError):
 
     def __init__(self, provider: str, model: str, cause: ProviderError) -> None:
         status = f" (HTTP {cause.status})" if cause.status else ""
-        first_line = redact((cause.message.strip().splitlines() or [""])[0][:300])
+        first_line = redact((cause.message.strip().splitlines() or [""])[0])[:300]
         super().__init__(
             f"{provider} model {model!r}: {cause.kind.replace('_', ' ')}{status}: {first_line}"
         )
@@ -163,6 +163,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _quote(text: str, limit: int = 80) -> str:
+    text = redact(text)  # before cutting: a key cut in half would escape redaction
     short = text if len(text) <= limit else text[: limit - 1] + "…"
     return json.dumps(short, ensure_ascii=False)
 
@@ -434,9 +435,9 @@ class LLMAgent:
         state.parsed = parsed
         state.attempts.append(
             Attempt(
-                raw_text=cap_text(reply.text),
-                tool_arguments=cap_text(reply.tool_arguments),
-                reasoning=cap_text(reply.reasoning),
+                raw_text=_stored(reply.text),
+                tool_arguments=_stored(reply.tool_arguments),
+                reasoning=_stored(reply.reasoning),
                 answer_chars=None if answer is None else len(answer),
                 answer_sha256=None if answer is None else sha256_text(answer),
                 error_kind=parsed.error_kind,
@@ -457,7 +458,7 @@ class LLMAgent:
             state.fallback = "invalid_answer"
             return True
         state.corrections += 1
-        state.messages.append({"role": "assistant", "content": quote_text(answer)})
+        state.messages.append({"role": "assistant", "content": quote_text(_stored(answer))})
         state.messages.append(
             {"role": "user", "content": correction_message(parsed, state.options)}
         )
@@ -561,6 +562,12 @@ def _messages_sha(messages: Sequence[dict[str, str]]) -> str:
 
 def _as_transient(exc: ProviderError) -> TransientProviderError:
     return ServerError(exc.message, status=exc.status)
+
+
+def _stored(text: str | None) -> str | None:
+    """Model output as stored in an attempt: keys redacted first (a key cut in half at the cap
+    would escape redaction), then cut to ``STORED_TEXT_CHARS``."""
+    return None if text is None else cap_text(redact(text))
 
 
 def _one_line(text: str, limit: int = 500) -> str:

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from harness.agents import redact as redact_module
-from harness.agents.decision_record import ModelDecisionRecord
+from harness.agents.decision_record import STORED_TEXT_CHARS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.providers.errors import AuthenticationFailed
 from harness.agents.redact import REDACTED, redact, register_key_env
@@ -113,6 +113,22 @@ def test_fatal_error_and_cli_line_are_redacted(monkeypatch: pytest.MonkeyPatch) 
     assert PLAIN_KEY not in str(fatal) and REDACTED in str(fatal)
     line = error_line(CliError(f"stopped: {PLAIN_KEY}\nsecond line"))
     assert line == f"bangarena: error: stopped: {REDACTED} second line\n"
+
+
+def test_a_key_is_redacted_before_any_cut(
+    backend_for: Any, monkeypatch: pytest.MonkeyPatch, fresh_registry: None
+) -> None:
+    """A key straddling a length limit must not leave its first characters behind."""
+    monkeypatch.setenv("VENDOR_API_KEY", PLAIN_KEY)
+    cause = AuthenticationFailed("x" * 295 + " " + PLAIN_KEY, status=401)
+    assert PLAIN_KEY[:5] not in str(FatalModelError("openai", "gpt-x", cause))
+    backend = backend_for("openai")
+    near_cap = "a" * (STORED_TEXT_CHARS - 5) + " " + PLAIN_KEY
+    backend.script.malformed(near_cap).answer("end")
+    _, record, _ = backend.decide(answer_mode="text")
+    stored = record.attempts[0].raw_text or ""
+    assert PLAIN_KEY[:5] not in stored and PLAIN_KEY[:5] not in json.dumps(record.messages)
+    assert record.attempts[0].answer_chars == len(near_cap)
 
 
 def test_run_store_redacts_every_line_it_writes(

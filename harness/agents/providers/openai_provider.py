@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..redact import redact
 from .base import (
     ANSWER_MODES,
     TOOL_DESCRIPTION,
@@ -179,7 +180,7 @@ def _bad_body_types() -> tuple[type[BaseException], ...]:
 
 
 def _first_line(text: str, limit: int = 200) -> str:
-    line = (text.strip().splitlines() or [""])[0].strip()
+    line = redact((text.strip().splitlines() or [""])[0].strip())  # before it is cut
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 

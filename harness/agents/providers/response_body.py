@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..redact import redact
 from .errors import BadResponse
 
 __all__ = [
@@ -51,7 +52,7 @@ def json_type(value: Any) -> str:
 def excerpt(data: bytes | str, limit: int = EXCERPT_CHARS) -> str:
     """The start of ``data`` on one line, quoted, at most ``limit`` characters."""
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-    line = " ".join(text.split())
+    line = " ".join(redact(text[: limit * 4]).split())  # redacted before it is cut
     if len(line) > limit:
         line = line[: limit - 1] + "…"
     return json.dumps(line, ensure_ascii=False)
