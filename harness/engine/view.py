@@ -23,6 +23,9 @@ _CONTEXT_FIELDS: dict[str, tuple[str, ...]] = {
     "bounty": ("seat", "victim", "stars"),
     "putback": ("seat", "keep"),
 }
+# Private events whose recipient is itself a secret: the seats told the team at the deal are the
+# raiders team (Ruling R-3), so the other seats see only that intel was given.
+_RECIPIENT_PRIVATE = frozenset({"intel"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,8 @@ def filter_event(event: dict[str, Any], viewer: int) -> dict[str, Any]:
     to = event.get("to")
     if to is None:
         return event
+    if viewer not in to and event["t"] in _RECIPIENT_PRIVATE:
+        return {"t": event["t"]}
     out = {k: v for k, v in event.items() if k != "to" and k != "secret"}
     if viewer in to:
         out.update(event["secret"])
