@@ -110,7 +110,7 @@ def test_load_run_errors(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="no run folder"):
         load_run(tmp_path / "missing")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(RecordError, match="no games.jsonl"):
+    with pytest.raises(RecordError, match="not a run folder"):
         load_run(tmp_path / "empty")
     bad = tmp_path / "bad"
     bad.mkdir()
