@@ -72,7 +72,7 @@ def test_a_hidden_role_next_to_a_name_is_flagged(game: Game, text: str) -> None:
 
 
 def test_revealed_roles_and_the_winning_side_pass(game: Game) -> None:
-    events = [
+    events: list[dict[str, Any]] = [
         {"t": "eliminated", "seat": ELI, "by": ADA, "role": "loner"},
         {"t": "game_over", "side": "raiders", "winners": [ADA, DORA]},
     ]
