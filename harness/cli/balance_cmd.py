@@ -5,7 +5,8 @@ interval, average rounds, the share of games that reach High Noon (round ≥ 8; 
 old_classic), and how the games ended; then states whether the law's win rate is roughly equal
 across table sizes (chi-square test of homogeneity and the max − min spread; the seed pages claim
 the Marshal's ♥ bonus balances it).  Writes ``balance.csv`` and the chart ``balance.svg`` under
-``--out`` (default ``results/balance/``) and ends with one JSON line.
+``--out`` (default ``results/balance/``), every figure as ``balance.json`` there, and ends with
+one short JSON line (the law-balance verdicts and where the files are).
 
 Partners below 8 seats and double_agent at 4 seats play exactly as classic (RULES.md §1), so those
 rows reuse classic's games (column ``same_games_as``) instead of replaying identical deals.
@@ -28,6 +29,7 @@ from harness.paths import RESULTS_DIR
 
 from .args import positive_int
 from .errors import CliError
+from .progress import Progress
 
 TEAMS = ("law", "raiders", "loner")
 SIDES = {"law": ("law",), "raiders": ("raiders",), "loner": ("loner", "loners")}
@@ -41,14 +43,20 @@ def register(sub: Any) -> None:
         "balance",
         help="bot-only tables at every size and mode: win rates by team and role, CSV + SVG",
         description="Rule bots at every seat; win rates by team and role with 95 % intervals, "
-        "rounds, High Noon share, endings; is the law's win rate equal across table sizes?",
+        "rounds, High Noon share, endings; is the law's win rate equal across table sizes? "
+        "Writes balance.csv, balance.svg and balance.json (every figure) to --out and ends with "
+        "one short JSON line.",
     )
     p.add_argument("--games", type=positive_int, default=500, help="games per table (default 500)")
     p.add_argument("--seed", type=int, default=1, help="first deal seed (default 1)")
     p.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     p.add_argument(
-        "--out", type=Path, default=RESULTS_DIR / "balance", help="output folder (results/balance)"
+        "--out",
+        type=Path,
+        default=RESULTS_DIR / "balance",
+        help="output folder (default: results/balance)",
     )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_balance)
 
 
@@ -121,12 +129,16 @@ def law_balance(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def run_balance_games(games: int, seed: int, workers: int) -> list[dict[str, Any]]:
+def run_balance_games(
+    games: int, seed: int, workers: int, progress: bool = True
+) -> list[dict[str, Any]]:
     """Play the bot-only tables and return one summary per (mode, seats)."""
     keys = sorted({(plays_as(m, n), n) for m in MODES for n in SEATS})
     jobs = [TableJob(n, m, seed + i, ("all",)) for m, n in keys for i in range(games)]
     played: dict[tuple[str, int], list[TableOutcome]] = {}
-    for o in run_tables(jobs, workers):
+    with Progress("balance", len(jobs), enabled=progress) as bar:
+        outcomes = run_tables(jobs, workers, on_done=lambda part: bar.advance(len(part)))
+    for o in outcomes:
         played.setdefault((o.job.mode, o.job.seats), []).append(o)
     return [summarize(m, n, played[(plays_as(m, n), n)]) for m in MODES for n in SEATS]
 
@@ -167,7 +179,9 @@ def csv_row(r: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def write_outputs(out: Path, rows: list[dict[str, Any]]) -> tuple[Path, Path]:
+def write_outputs(
+    out: Path, rows: list[dict[str, Any]], figures: dict[str, Any] | None = None
+) -> tuple[Path, Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
         csv_path = out / "balance.csv"
@@ -178,6 +192,8 @@ def write_outputs(out: Path, rows: list[dict[str, Any]]) -> tuple[Path, Path]:
                 w.writerow(csv_row(r))
         svg_path = out / "balance.svg"
         svg_path.write_text(balance_svg(rows), encoding="utf-8")
+        if figures is not None:
+            (out / "balance.json").write_text(json.dumps(figures, indent=1) + "\n", "utf-8")
     except OSError as e:
         raise CliError(f"cannot write to {out}: {e.strerror}") from None
     return csv_path, svg_path
@@ -212,10 +228,17 @@ def _print_tables(rows: list[dict[str, Any]]) -> None:
 
 def run_balance(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
-    rows = run_balance_games(args.games, args.seed, args.workers)
+    rows = run_balance_games(args.games, args.seed, args.workers, not args.no_progress)
     seconds = time.perf_counter() - t0
     balance = law_balance(rows)
-    csv_path, svg_path = write_outputs(args.out, rows)
+    figures = {
+        "benchmark": "balance",
+        "games_per_table": args.games,
+        "seconds": round(seconds, 1),
+        "law_balance": balance,
+        "rows": [csv_row(r) for r in rows],
+    }
+    csv_path, svg_path = write_outputs(args.out, rows, figures)
     print(
         f"balance: rule bots at every seat, {args.games} games per table, modes "
         f"{', '.join(MODES)}, {MIN_SEATS}-{MAX_SEATS} seats, {args.workers} workers, "
@@ -235,15 +258,19 @@ def run_balance(args: argparse.Namespace) -> int:
         f"{100 * ROUGHLY_EQUAL_SPREAD:.0f} pts; the seed pages say the Marshal's ♥ bonus balances "
         "table sizes; these are rule bots, not people, so human play may differ)"
     )
-    print(f"wrote {csv_path} and {svg_path}")
+    json_path = args.out / "balance.json"
+    print(f"wrote {csv_path}, {svg_path} and {json_path} (every figure)")
     summary = {
         "benchmark": "balance",
         "games_per_table": args.games,
         "seconds": round(seconds, 1),
+        "law_balance": {
+            m: {"p": float(f"{b['p']:.3g}"), "spread": b["spread"], "equal": b["roughly_equal"]}
+            for m, b in balance.items()
+        },
         "csv": str(csv_path),
         "svg": str(svg_path),
-        "law_balance": balance,
-        "rows": [csv_row(r) for r in rows],
+        "json": str(json_path),
     }
     print(json.dumps(summary))
     return 0

@@ -13,8 +13,9 @@ from typing import Any
 from harness.engine import Game
 from harness.engine.roles import MODES
 
-from . import bots_bench_cmd, league_bench_cmd, llm_bench_cmd
+from . import bots_bench_cmd, league_bench_cmd, llm_bench_cmd, report_bench_cmd
 from .args import positive_int, seat_count
+from .progress import Progress
 
 
 def register(sub: Any) -> None:
@@ -24,21 +25,27 @@ def register(sub: Any) -> None:
         "engine",
         help="random games on one core: games/s, decisions/s (options computed at every one)",
     )
-    e.add_argument("--games", type=positive_int, default=2000)
-    e.add_argument("--seats", type=seat_count, default=5)
-    e.add_argument("--mode", choices=MODES, default="classic")
-    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--games", type=positive_int, default=2000, help="random games to play")
+    e.add_argument("--seats", type=seat_count, default=5, help="seats at every table (4-8)")
+    e.add_argument("--mode", choices=MODES, default="classic", help="role mode")
+    e.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
+    e.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     e.set_defaults(func=run_engine)
     bots_bench_cmd.register_bench(bsub)
     league_bench_cmd.register_bench(bsub)
     llm_bench_cmd.register_bench(bsub)
+    report_bench_cmd.register_bench(bsub)
 
 
-def play_random_games(games: int, seats: int, mode: str, seed: int) -> dict[str, Any]:
+def play_random_games(
+    games: int, seats: int, mode: str, seed: int, progress: Progress | None = None
+) -> dict[str, Any]:
     decisions = 0
     longest = 0
     t0 = time.perf_counter()
     for i in range(games):
+        if progress is not None and i % 50 == 0:
+            progress.update(i)
         game = Game.new(seats, mode, seed + i)
         rng = random.Random(seed + i)
         k = 0
@@ -64,7 +71,9 @@ def play_random_games(games: int, seats: int, mode: str, seed: int) -> dict[str,
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    r = play_random_games(args.games, args.seats, args.mode, args.seed)
+    with Progress("bench engine", args.games, enabled=not args.no_progress) as bar:
+        r = play_random_games(args.games, args.seats, args.mode, args.seed, bar)
+        bar.update(args.games)
     print(f"engine benchmark: {r['games']} random games, {r['seats']} seats, {r['mode']}, 1 core")
     print(f"  games/s             {r['games_per_s']:>10,.1f}")
     print(f"  decisions/s         {r['decisions_per_s']:>10,}")

@@ -21,6 +21,7 @@ from harness.league.bot_tables import TableJob, TableOutcome, bot_speed, run_tab
 from harness.league.stats_basic import wilson
 
 from .args import positive_int
+from .progress import Progress
 
 TEAMS = ("law", "raiders", "loners")
 SIDES = {"law": ("law",), "raiders": ("raiders",), "loners": ("loner", "loners")}
@@ -49,6 +50,7 @@ def register_bench(bsub: Any) -> None:
         default=60,
         help="bot-only games per table size for decisions/s on one core (default 60)",
     )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_bots)
 
 
@@ -59,14 +61,17 @@ def _rate(outcomes: list[TableOutcome], team: str) -> dict[str, Any]:
     return {"wins": k, "games": n, "rate": round(k / n, 4), "lo": round(lo, 4), "hi": round(hi, 4)}
 
 
-def bench_bots(games: int, seed: int, workers: int, speed_games: int) -> dict[str, Any]:
+def bench_bots(
+    games: int, seed: int, workers: int, speed_games: int, progress: bool = False
+) -> dict[str, Any]:
     """Run the benchmark and return every figure (what the JSON line holds)."""
     t0 = time.perf_counter()
     jobs: list[TableJob] = []
     for n in SEATS:
         for teams in [(t,) for t in TEAMS] + [()]:
             jobs += [TableJob(n, MODE, seed + i, teams) for i in range(games)]
-    outcomes = run_tables(jobs, workers)
+    with Progress("bench bots", len(jobs), unit="tables", enabled=progress) as bar:
+        outcomes = run_tables(jobs, workers, on_done=lambda part: bar.advance(len(part)))
     cells: dict[tuple[int, tuple[str, ...]], list[TableOutcome]] = {}
     for o in outcomes:
         cells.setdefault((o.job.seats, o.job.bot_teams), []).append(o)
@@ -122,7 +127,7 @@ def _pct(r: dict[str, Any]) -> str:
 
 
 def run_bots(args: argparse.Namespace) -> int:
-    r = bench_bots(args.games, args.seed, args.workers, args.speed_games)
+    r = bench_bots(args.games, args.seed, args.workers, args.speed_games, not args.no_progress)
     print(
         f"bots benchmark: {MODE}, {r['games_per_row']} tables per row, {r['workers']} workers; "
         "bot team vs random seats, baseline = the same deals with every seat random"

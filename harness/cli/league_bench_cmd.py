@@ -42,6 +42,7 @@ from typing import Any
 
 from .args import positive_int
 from .errors import CliError
+from .progress import Progress
 
 TARGET_OVERHEAD_MS = 5.0
 BOT_SEATS = [4, 5, 6, 7]
@@ -76,6 +77,7 @@ def register_bench(bsub: Any) -> None:
     p.add_argument("--workers", type=positive_int, default=None, help="processes (default: cores)")
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     p.add_argument("--skip-models", action="store_true", help="bot-only part only")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_league_bench)
 
 
@@ -84,19 +86,28 @@ def _cpu_s() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _run_league(
-    config: Any, run_dir: Path, model_seats: Any = None, workers: int | None = None
+def run_league(
+    config: Any,
+    run_dir: Path,
+    model_seats: Any = None,
+    workers: int | None = None,
+    progress: bool = False,
 ) -> tuple[float, float]:
     """Run ``config`` into ``run_dir``; return (wall seconds, runner-process CPU seconds)."""
     from harness.league.runner import LeagueRunner
 
     runner = LeagueRunner(config, run_dir, model_seats=model_seats, workers=workers)
-    t0, c0 = time.perf_counter(), _cpu_s()
-    asyncio.run(runner.run())
-    return time.perf_counter() - t0, _cpu_s() - c0
+    p = runner.progress
+    with Progress(f"bench league ({config.name})", p.total, enabled=progress) as bar:
+        p.listeners.append(lambda p: bar.update(p.done))
+        t0, c0 = time.perf_counter(), _cpu_s()
+        asyncio.run(runner.run())
+        return time.perf_counter() - t0, _cpu_s() - c0
 
 
-def bench_bots(games: int, workers: int, seed: int, tmp: Path) -> dict[str, Any]:
+def bench_bots(
+    games: int, workers: int, seed: int, tmp: Path, progress: bool = False
+) -> dict[str, Any]:
     """Bot-only league of ``games`` games (split over 4–7 seats, classic) on ``workers``
     processes."""
     from harness.league.config import parse_config
@@ -116,7 +127,7 @@ def bench_bots(games: int, workers: int, seed: int, tmp: Path) -> dict[str, Any]
         "bench config",
     )
     run_dir = tmp / config.name
-    wall, _cpu = _run_league(config, run_dir, workers=workers)
+    wall, _cpu = run_league(config, run_dir, workers=workers, progress=progress)
     records = RunStore(run_dir).games()
     decisions = sum(r.decisions for r in records)
     return {
@@ -187,7 +198,9 @@ def _model_figures(run_dir: Path) -> dict[str, Any]:
     }
 
 
-def bench_models(games: int, overhead_games: int, seed: int, tmp: Path) -> dict[str, Any]:
+def bench_models(
+    games: int, overhead_games: int, seed: int, tmp: Path, progress: bool = False
+) -> dict[str, Any]:
     """Model-seat leagues against the instant server: throughput at 32 concurrent games and
     the overhead per model decision with one game at a time."""
     from harness.league.instant_server import InstantServer
@@ -197,7 +210,7 @@ def bench_models(games: int, overhead_games: int, seed: int, tmp: Path) -> dict[
     with InstantServer() as server:
         config = _model_config("bench-models", server.base_url, games, CONCURRENT, seed, tmp)
         run_dir = tmp / config.name
-        wall, cpu = _run_league(config, run_dir, ModelSeats(config, run_dir))
+        wall, cpu = run_league(config, run_dir, ModelSeats(config, run_dir), progress=progress)
         f = _model_figures(run_dir)
         out["concurrent"] = {
             "max_concurrent_games": CONCURRENT,
@@ -209,7 +222,7 @@ def bench_models(games: int, overhead_games: int, seed: int, tmp: Path) -> dict[
         }
         config = _model_config("bench-overhead", server.base_url, overhead_games, 1, seed + 1, tmp)
         run_dir = tmp / config.name
-        wall, cpu = _run_league(config, run_dir, ModelSeats(config, run_dir))
+        wall, cpu = run_league(config, run_dir, ModelSeats(config, run_dir), progress=progress)
         g = _model_figures(run_dir)
     per = max(1, g["model_decisions_with_call"])
     overhead_ms = 1000 * (wall - g["http_seconds"]) / per
@@ -238,7 +251,8 @@ def run_league_bench(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bangarena-bench-") as d:
         tmp = Path(d)
-        bots = bench_bots(args.bot_games, workers, args.seed, tmp)
+        show = not args.no_progress
+        bots = bench_bots(args.bot_games, workers, args.seed, tmp, show)
         result["bots"] = bots
         print(
             f"league benchmark: bot-only league, {bots['games']} games (seats "
@@ -251,7 +265,7 @@ def run_league_bench(args: argparse.Namespace) -> int:
             result["models"] = None
         else:
             try:
-                models = bench_models(args.model_games, args.overhead_games, args.seed, tmp)
+                models = bench_models(args.model_games, args.overhead_games, args.seed, tmp, show)
             except ImportError as e:
                 raise CliError(f"model seats are not available: {e}") from None
             result["models"] = models

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.league.config import ConfigError, load_config
-from harness.league.runner import LeagueRunner, LeagueStopped, Progress, run_dir_for
+from harness.league.runner import LeagueRunner, LeagueStopped, run_dir_for
+from harness.league.runner import Progress as RunProgress
 
 from .errors import CliError
+from .progress import Progress
 
 
 def register(sub: Any) -> None:
@@ -26,8 +28,13 @@ def register(sub: Any) -> None:
         help="continue a stopped run (starts it if it does not exist yet)",
     )
     r.add_argument("--output", help="results folder (default: the config's 'output')")
-    r.add_argument("--workers", type=int, help="processes for games without model seats")
-    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument(
+        "--workers",
+        type=int,
+        help="processes for games without model seats (default: the config's 'workers', "
+        "else all CPUs)",
+    )
+    r.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     r.add_argument(
         "--no-preflight",
         action="store_true",
@@ -76,7 +83,6 @@ def run(args: argparse.Namespace) -> int:
         )
     except LeagueStopped as e:
         raise CliError(str(e)) from None
-    show = not args.no_progress and sys.stderr.isatty()
     t0 = time.monotonic()
     p = runner.progress
     print(
@@ -84,10 +90,7 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     try:
-        if show:
-            _run_with_bar(runner)
-        else:
-            asyncio.run(runner.run())
+        _run_with_progress(runner, not args.no_progress)
     except LeagueStopped as e:
         raise CliError(str(e)) from None
     elapsed = time.monotonic() - t0
@@ -105,34 +108,13 @@ def run(args: argparse.Namespace) -> int:
     return flags.exit_code
 
 
-def _run_with_bar(runner: LeagueRunner) -> None:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.progress import (
-        Progress as Bar,
-    )
+def _run_with_progress(runner: LeagueRunner, enabled: bool) -> None:
+    """A bar with ETA on a terminal, a plain line every 10 s in a log (harness.cli.progress)."""
+    p = runner.progress
+    with Progress("league", p.total, done=p.done, enabled=enabled) as bar:
 
-    with Bar(
-        TextColumn("[bold]games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[extra]}"),
-        transient=False,
-    ) as bar:
-        task = bar.add_task("games", total=runner.progress.total,
-                            completed=runner.progress.done, extra="")  # fmt: skip
+        def tick(p: RunProgress) -> None:
+            bar.update(p.done, note=f"fallbacks {p.fallbacks} · ${p.cost_usd:.4f}")
 
-        def tick(p: Progress) -> None:
-            bar.update(task, completed=p.done,
-                       extra=f"fallbacks {p.fallbacks} · ${p.cost_usd:.4f}")  # fmt: skip
-
-        runner.progress.listeners.append(tick)
+        p.listeners.append(tick)
         asyncio.run(runner.run())

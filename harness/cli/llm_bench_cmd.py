@@ -42,6 +42,7 @@ from harness.engine import Game, SeatView
 from harness.views.names import LOCALES, default_names
 
 from .args import positive_int, seat_count
+from .progress import Progress
 
 TARGET_MEDIAN_MS = 5.0
 INSTANT = "instant"
@@ -62,9 +63,10 @@ def register_bench(bsub: Any) -> None:
         default=500,
         help="model decisions to measure (default 500)",
     )
-    p.add_argument("--seats", type=seat_count, default=4)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--locale", choices=LOCALES, default="en")
+    p.add_argument("--seats", type=seat_count, default=4, help="seats at every table (4-8)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the prompts")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_llm)
 
 
@@ -109,7 +111,9 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[index]
 
 
-async def _measure(decisions: int, seats: int, seed: int, locale: str) -> dict[str, Any]:
+async def _measure(
+    decisions: int, seats: int, seed: int, locale: str, progress: Progress | None = None
+) -> dict[str, Any]:
     names = default_names(seats)
     spec = ModelSpec(
         provider="openai", model="instant", price=ModelPriceSpec(input=1.0, output=2.0)
@@ -136,6 +140,8 @@ async def _measure(decisions: int, seats: int, seed: int, locale: str) -> dict[s
         if counting and decided.record is not None and decided.record.attempts:
             samples.append((decided.latency_s - provider.seconds) * 1000.0)
         provider.seconds = 0.0
+        if progress is not None:
+            progress.update(min(len(samples), decisions))
 
     games = 0
     t0 = time.perf_counter()
@@ -167,13 +173,22 @@ async def _measure(decisions: int, seats: int, seed: int, locale: str) -> dict[s
     }
 
 
-def measure(decisions: int, seats: int = 4, seed: int = 1, locale: str = "en") -> dict[str, Any]:
+def measure(
+    decisions: int,
+    seats: int = 4,
+    seed: int = 1,
+    locale: str = "en",
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """Run the benchmark and return its figures."""
-    return asyncio.run(_measure(decisions, seats, seed, locale))
+    return asyncio.run(_measure(decisions, seats, seed, locale, progress))
 
 
 def run_llm(args: argparse.Namespace) -> int:
-    r = measure(args.decisions, args.seats, args.seed, args.locale)
+    with Progress(
+        "bench llm", args.decisions, unit="decisions", enabled=not args.no_progress
+    ) as bar:
+        r = measure(args.decisions, args.seats, args.seed, args.locale, bar)
     met = r["median_ms"] < TARGET_MEDIAN_MS
     print(
         f"llm harness overhead: {r['decisions']} model decisions over {r['games']} games, "

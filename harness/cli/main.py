@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from harness.engine import EngineError
 
@@ -24,6 +24,7 @@ from . import (
     rules_cmd,
 )
 from .errors import CliError, error_line
+from .help_format import DefaultsHelpFormatter
 
 COMMANDS = (
     league_cmd,
@@ -41,6 +42,10 @@ COMMANDS = (
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsHelpFormatter)  # every default shown
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(2)

@@ -30,16 +30,17 @@ def register(sub: Any) -> None:
         description="You see the same Markdown view and options a model sees; answer by number "
         "or option id. Ctrl-C ends the game.",
     )
-    p.add_argument("--seats", type=seat_count, default=5)
-    p.add_argument("--mode", choices=MODES, default="classic")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seats", type=seat_count, default=5, help="seats at the table (4-8)")
+    p.add_argument("--mode", choices=MODES, default="classic", help="role mode")
+    p.add_argument("--seed", type=int, default=1, help="deal seed (the same seed deals the same)")
     p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
     p.add_argument("--time", type=_time, default=None,
                    help="decision timer in seconds (table settings 15, 30, 60, 90); on timeout "
-                   "the simplest move (Ruling R-5) is made for you")  # fmt: skip
-    p.add_argument("--opponents", choices=("bots", "random"), default="bots")
+                   "the simplest move (Ruling R-5) is made for you (default: no timer)")  # fmt: skip
+    p.add_argument("--opponents", choices=("bots", "random"), default="bots",
+                   help="who sits at the other seats: rule bots or random players")  # fmt: skip
     p.add_argument("--watch", action="store_true", help="all seats automated; print every move")
-    p.add_argument("--locale", choices=LOCALES, default="en")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the table")
     p.set_defaults(func=run)
 
 

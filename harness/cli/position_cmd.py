@@ -24,7 +24,9 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="position JSON file ('-' for standard input)")
     p.add_argument("--do", nargs="+", default=[], metavar="ACTION_ID", help="actions to apply")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.add_argument("--write", metavar="OUT", help="also write the resulting position to OUT")
+    p.add_argument(
+        "--write", metavar="OUT", help="also write the resulting position to OUT (default: none)"
+    )
     p.set_defaults(func=run)
 
 

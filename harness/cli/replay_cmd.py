@@ -4,8 +4,8 @@ Without ``--step`` it verifies: the game (or every finished game of the run) is 
 the engine and must match the records event by event.  Prints ``verified: N decisions, M events``
 and exits 0, or names the first differing event (or decision) and exits 1.
 
-With ``--step`` it walks through one game in the terminal: Enter = next, ``b`` = back,
-``q`` = quit; each step shows the table before a decision, as one seat saw it (``--seat N``,
+With ``--step`` it walks through one game in the terminal: Enter (or ``n``) = next, ``b`` =
+back, a step number = jump there, ``q`` = quit (any other key is refused with this hint); each step shows the table before a decision, as one seat saw it (``--seat N``,
 Markdown) or in full (``--full``, the default), and what happened since the previous step.
 """
 
@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from harness.engine import build_view
-from harness.records import RunStore
+from harness.records import GameRecord, RunStore
+from harness.records.run_folder import finished_games, open_run_folder
 from harness.records.store import RecordError
 from harness.replay import (
     omniscient_event,
@@ -35,6 +35,7 @@ from harness.views.render import render_markdown
 from harness.views.table_text import table_text
 
 from .errors import CliError
+from .progress import Progress
 
 
 def register(sub: Any) -> None:
@@ -43,27 +44,37 @@ def register(sub: Any) -> None:
         help="re-run recorded games through the engine and verify them; step through a game",
         description="Re-play a recorded game (or every game of a run) through the engine and "
         "check that every decision and event matches the records. Exit 0 when verified, 1 on the "
-        "first difference. --step walks through one game (Enter = next, b = back, q = quit).",
+        "first difference. --step walks through one game (Enter or n = next, b = back, a step "
+        "number = go there, q = quit).",
     )
     p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
     p.add_argument("--game", metavar="ID", help="game id (default: verify every finished game)")
     p.add_argument("--step", action="store_true", help="walk through the game step by step")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=int, metavar="N", help="show the table as seat N saw it")
+    who.add_argument(
+        "--seat", type=int, metavar="N", help="show the table as seat N saw it (default: --full)"
+    )
     who.add_argument("--full", action="store_true", help="show the full table (default)")
     p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of the views")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run)
 
 
 def open_run(path: str) -> RunStore:
-    """The run folder ``path``; a missing folder is a one-line :class:`CliError`."""
-    root = Path(path)
-    if not root.is_dir():
-        raise CliError(f"no run folder {path}")
-    store = RunStore(root)
-    if not store.games_path.exists() and not store.games_dir.is_dir():
-        raise CliError(f"{path} is not a run folder (no games.jsonl)")
-    return store
+    """The run folder ``path``; a missing folder is a one-line :class:`CliError` worded as every
+    command that reads runs words it (:mod:`harness.records.run_folder`)."""
+    try:
+        return open_run_folder(path)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+
+
+def finished(store: RunStore) -> list[GameRecord]:
+    """The run's finished games; none is a one-line :class:`CliError`."""
+    try:
+        return finished_games(store)
+    except RecordError as e:
+        raise CliError(str(e)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,25 +90,25 @@ def run(args: argparse.Namespace) -> int:
             result = replay_game(store, args.game)
             print(result.summary())
             return 0 if result.ok else 1
-        return _verify_all(store)
+        return _verify_all(store, progress=not args.no_progress)
     except RecordError as e:
         raise CliError(str(e)) from None
 
 
-def _verify_all(store: RunStore) -> int:
-    games = store.games()
-    if not games:
-        raise CliError(f"no finished games in {store.root}")
+def _verify_all(store: RunStore, progress: bool = True) -> int:
+    games = finished(store)
     n_dec = n_ev = 0
     bad = 0
-    for g in games:
-        result = replay_game(store, g.game_id)
-        if result.ok:
-            n_dec += result.decisions_checked
-            n_ev += result.events_checked
-        else:
-            bad += 1
-            print(result.summary())
+    with Progress("replay", len(games), enabled=progress) as bar:
+        for g in games:
+            result = replay_game(store, g.game_id)
+            if result.ok:
+                n_dec += result.decisions_checked
+                n_ev += result.events_checked
+            else:
+                bad += 1
+                print(result.summary())
+            bar.advance(note=f"{bad} diverge" if bad else "")
     if bad:
         print(f"{bad} of {len(games)} games diverge")
         return 1
@@ -175,23 +186,41 @@ def _step(store: RunStore, game_id: str, seat: int | None, locale: str) -> int:
     module = _strings()
     clear = sys.stdout.isatty()
     i = 0
+    show = True
     while True:
-        if clear:
-            sys.stdout.write("\x1b[2J\x1b[H")
-        print(texts[i])
+        if show:
+            if clear:
+                sys.stdout.write("\x1b[2J\x1b[H")
+            print(texts[i])
         try:
             key = input(module.prompt).strip().lower()
         except EOFError:
             break
         if not sys.stdin.isatty():
             print()  # the answer was not echoed: keep the next step on its own line
-        if key == "q":
+        move = next_step(key, i, len(texts))
+        if move is None:
             break
-        if key == "b":
-            i = max(0, i - 1)
-        elif i + 1 < len(texts):
-            i += 1
-        else:
+        if isinstance(move, str):
+            print(module.unknown_key(key=key, steps=len(texts)).strip())
+            show = False
+            continue
+        if move >= len(texts):
             print(module.the_end)
             break
+        i, show = move, True
     return 0 if result.ok else 1
+
+
+def next_step(key: str, i: int, steps: int) -> int | str | None:
+    """Where a key of the step walk leads: a step index (``steps`` = past the end), ``None`` to
+    quit, or ``"unknown"`` for a key that means nothing (the walk stays and shows a hint)."""
+    if key in ("", "n"):
+        return i + 1
+    if key == "b":
+        return max(0, i - 1)
+    if key == "q":
+        return None
+    if key.isdigit() and 1 <= int(key) <= steps:
+        return int(key) - 1
+    return "unknown"

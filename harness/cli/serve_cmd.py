@@ -23,7 +23,11 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on")
     p.add_argument("--port", type=_port, default=8000, help="TCP port")
-    p.add_argument("--config", metavar="FILE", help="YAML with model players and the run folder")
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help="YAML with model players and the run folder (default: no model players)",
+    )
     p.set_defaults(func=run)
 
 

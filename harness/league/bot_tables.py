@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -85,13 +85,28 @@ def _play_chunk(jobs: Sequence[TableJob]) -> list[TableOutcome]:
     return asyncio.run(run())
 
 
-def run_tables(jobs: Sequence[TableJob], workers: int = 2, chunk: int = 50) -> list[TableOutcome]:
-    """Play every job; in ``workers`` processes when more than one (results in job order)."""
+def run_tables(
+    jobs: Sequence[TableJob],
+    workers: int = 2,
+    chunk: int = 50,
+    on_done: Callable[[list[TableOutcome]], None] | None = None,
+) -> list[TableOutcome]:
+    """Play every job; in ``workers`` processes when more than one (results in job order).
+    ``on_done`` is called with each finished batch of outcomes (for progress displays)."""
     chunks = [list(jobs[i : i + chunk]) for i in range(0, len(jobs), chunk)]
+
+    def collect(parts: Iterable[list[TableOutcome]]) -> list[TableOutcome]:
+        out: list[TableOutcome] = []
+        for part in parts:
+            out += part
+            if on_done is not None:
+                on_done(part)
+        return out
+
     if workers <= 1 or len(chunks) <= 1:
-        return [o for c in chunks for o in _play_chunk(c)]
+        return collect(map(_play_chunk, chunks))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return [o for part in pool.map(_play_chunk, chunks) for o in part]
+        return collect(pool.map(_play_chunk, chunks))
 
 
 class _TimedBot(RuleBot):

@@ -102,10 +102,10 @@ class LeagueConfig(_Strict):
 
 
 def _format_error(e: ValidationError) -> str:
-    err = e.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"]) or "config"
-    msg = err["msg"].removeprefix("Value error, ")
-    return f"config field {loc}: {msg}"
+    # an unknown key first, with the closest known field ("did you mean games_per_table?")
+    from .field_errors import format_validation_error
+
+    return format_validation_error(e, LeagueConfig)
 
 
 def parse_config(data: Any, source: str = "config") -> LeagueConfig:

@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from harness.records import GameRecord
-from harness.records.store import RecordError, RunStore
+from harness.records.run_folder import finished_games, open_run_folder
 
 from .flags import game_void
 from .model_calls import DEFAULT_HISTORY, ModelCounts
@@ -89,14 +89,7 @@ def load_run(run_dir: str | Path) -> RunData:
     exist, holds no ``games.jsonl`` or no finished game, or a record line is malformed.
     """
     root = Path(run_dir)
-    if not root.is_dir():
-        raise RecordError(f"no run folder {root}")
-    store = RunStore(root)
-    if not store.games_path.is_file():
-        raise RecordError(f"{root} is not a run folder (no games.jsonl)")
-    records = store.games()
-    if not records:
-        raise RecordError(f"no finished games in {root}")
+    records = finished_games(open_run_folder(root))  # the wording every command shares
     reasons = list(FALLBACK_REASONS)
     for g in records:
         for o in g.seat_outcomes:

@@ -356,8 +356,10 @@ def test_report_files_are_offline_and_per_game(
     )
     files = sorted(p.name for p in (out / "games").iterdir())
     assert files == sorted(f"{g.game_id}.js" for g in run.games())
+    listed = json.loads(re.search(r'id="game-data">(.*?)</script>', html, re.S).group(1))
+    assert sorted(row[0] for row in listed["rows"]) == sorted(g.game_id for g in run.games())
+    assert all(row[10] == 0 for row in listed["rows"])  # plain ids: the file is games/<id>.js
     for g in run.games():
-        assert f'data-file="games/{g.game_id}.js"' in html
         text = (out / "games" / f"{g.game_id}.js").read_text(encoding="utf-8")
         assert text.startswith("BangReport.gameLoaded({") and text.endswith("});\n")
         assert "</script" not in text.lower()

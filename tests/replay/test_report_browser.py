@@ -2,7 +2,8 @@
 
 Needs ``pip install playwright`` (never ``playwright install``: the system chromium is used) and
 ``apt-get install -y chromium``; skipped with the reason when either is missing.  Saves a
-screenshot of the replay viewer to ``test-artifacts/report.png``.
+screenshot of the summary charts, the replay viewer and the page at 800 px to
+``test-artifacts/report-summary.png``, ``report.png`` and ``report-800.png``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from harness.records import RunStore
 from harness.report import build_report
+from harness.report.html import natural_key
 
 from . import build_run
 
@@ -70,11 +72,65 @@ def test_report_summary_game_replay_and_model_prompt(
     assert bars.count() >= 6
     assert bars.first.locator("line").count() == 3
     assert page.locator("#game-list tbody tr").count() == len(store.games())
-    # Ratings with intervals and role-adjusted scores, one row per player.
+    # Ratings with intervals and role-adjusted scores, one row per player, as charts and table.
     players = {o.player for g in store.games() for o in g.seat_outcomes}
     assert page.locator("#ratings-table tbody tr").count() == len(players)
     assert "(" in page.locator("#ratings-table tbody tr").first.inner_text()
+    for chart in ("#ratings-chart", "#adjusted-chart"):
+        assert page.locator(chart).is_visible()
+        rows = page.locator(f"{chart} g.interval")
+        assert rows.count() == len(players)
+        assert rows.first.locator("line.whisker").count() == 1
+    assert page.locator("#ratings-chart g.interval circle").count() == len(players)
+    assert page.locator("#adjusted-chart g.interval rect").count() == len(players)
+    # Win rate by table size × mode per player, and the base rate of every role: a panel per
+    # mode, a line or point per player (role) with whiskers.
+    modes = {g.mode for g in store.games()}
+    size_mode = page.locator("#size-mode-chart svg.panel")
+    assert size_mode.count() == len(modes) and size_mode.first.is_visible()
+    assert page.locator("#size-mode-chart svg.panel").first.locator("g.series").count() == len(
+        players
+    )
+    base = page.locator("#base-rates-chart svg.panel")
+    assert base.count() == len(modes)
+    roles = {o.role for g in store.games() for o in g.seat_outcomes}
+    assert page.locator("#base-rates-chart .legend li").count() == len(roles)
+    assert page.locator("#base-rates-chart circle").count() >= len(roles)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#charts").screenshot(path=str(ARTIFACTS / "report-summary.png"))
     assert not any("/games/" in u for u in requested), "game files must load on demand"
+
+    # The game list: natural order, sortable columns, filters.
+    ids = [g.game_id for g in store.games()]
+    listed = page.locator("#game-list tbody tr a.open-game")
+    assert listed.all_inner_texts() == sorted(ids, key=natural_key)
+    decisions = {g.game_id: g.decisions for g in store.games()}
+    page.click('#game-list th[data-sort="decisions"] button')
+    shown = [decisions[i] for i in listed.all_inner_texts()]
+    assert shown == sorted(shown)
+    assert page.get_attribute('#game-list th[data-sort="decisions"]', "aria-sort") == "ascending"
+    page.click('#game-list th[data-sort="decisions"] button')
+    shown = [decisions[i] for i in listed.all_inner_texts()]
+    assert shown == sorted(shown, reverse=True)
+    page.click('#game-list th[data-sort="id"] button')
+    assert listed.all_inner_texts() == sorted(ids, key=natural_key)
+    page.select_option("#f-player", label="random")
+    page.select_option("#f-role", label="Marshal")
+    expected = [
+        g.game_id
+        for g in store.games()
+        if any(o.player == "random" and o.role == "marshal" for o in g.seat_outcomes)
+    ]
+    assert sorted(listed.all_inner_texts()) == sorted(expected)
+    assert page.locator("#game-count").inner_text() == str(len(expected))
+    page.select_option("#f-player", "")
+    page.select_option("#f-role", "")
+    page.check("#f-fallbacks")
+    assert sorted(listed.all_inner_texts()) == sorted(
+        g.game_id for g in store.games() if g.fallbacks
+    )
+    page.uncheck("#f-fallbacks")
+    assert listed.count() == len(ids)
 
     # Open the longest game; its file is injected only now.
     games = sorted(store.games(), key=lambda g: g.decisions)
@@ -98,7 +154,8 @@ def test_report_summary_game_replay_and_model_prompt(
     assert page.locator("#feed li").count() > 0
     assert page.locator("#seat-table tbody tr").count() == game.seats
 
-    # Jump to a model decision and open its exact prompt.
+    # Jump to a model decision and open its exact prompt (the button shows: a model plays).
+    assert page.locator("#btn-next-model").is_visible()
     page.click("#btn-next-model")
     pane = page.locator("#model-pane")
     assert pane.is_visible()
@@ -126,7 +183,16 @@ def test_report_summary_game_replay_and_model_prompt(
     page.wait_for_selector("#seat-table")
     assert label.inner_text() == step
 
-    ARTIFACTS.mkdir(exist_ok=True)
+    # At game over a seat's view shows every role (the game reveals them); before, hidden ones
+    # are "?" and no later model decision leaves the button disabled.
+    page.keyboard.press("End")
+    assert label.inner_text() == f"Step {total} of {total}"
+    role_cells = page.locator("#seat-table tbody tr td:last-child").all_inner_texts()
+    assert "?" not in role_cells and len(role_cells) == game.seats
+    assert page.locator("#btn-next-model").is_disabled()
+    page.keyboard.press("Home")
+    assert "?" in page.locator("#seat-table tbody tr td:last-child").all_inner_texts()
+
     page.select_option("#seat-select", "-1")
     page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
     page.click("#btn-close")
@@ -135,8 +201,33 @@ def test_report_summary_game_replay_and_model_prompt(
     page.close()
 
 
+def test_report_at_800_px_has_no_page_wide_overflow(
+    report: tuple[RunStore, Path], browser: Any
+) -> None:
+    """Wide tables scroll inside their own box; charts shrink to the page."""
+    _store, index = report
+    page = browser.new_page(viewport={"width": 800, "height": 1000})
+    page.goto(index.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 800
+    for chart in ("#ratings-chart", "#win-rate-chart", "#size-mode-chart svg.panel"):
+        box = page.locator(chart).first.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 800
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-800.png"), full_page=False)
+    page.locator("a.open-game").first.click()
+    page.wait_for_selector("#seat-table")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 800
+    page.close()
+
+
 def test_report_of_a_game_id_that_is_not_a_plain_file_name(tmp_path: Path, browser: Any) -> None:
-    store = build_run(tmp_path, name="odd", cells=((4, "classic"),), games_per_cell=1)
+    store = build_run(
+        tmp_path,
+        name="odd",
+        cells=((4, "classic"),),
+        games_per_cell=1,
+        players=("rulebot", "random"),
+    )
     gid = store.games()[0].game_id
     new_id = "odd game <x>&'1'"
     src = store.games_dir / f"{gid}.jsonl"
@@ -154,6 +245,8 @@ def test_report_of_a_game_id_that_is_not_a_plain_file_name(tmp_path: Path, brows
     page.locator("a.open-game").first.click()
     page.wait_for_selector("#seat-table")
     assert new_id in page.locator("#game-title").inner_text()
+    # no model seat in this game: no "next model decision" control
+    assert page.locator("#btn-next-model").is_hidden()
     page.keyboard.press("End")
     assert "Game over" in page.locator("#decision-pane").inner_text()
     assert errors == []

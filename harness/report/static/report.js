@@ -39,9 +39,8 @@
   };
 
   function fileOf(id) {
-    var links = document.querySelectorAll("a.open-game");
-    for (var i = 0; i < links.length; i++) if (links[i].getAttribute("data-game") === id) return links[i].getAttribute("data-file");
-    return null;
+    var row = LIST.byId[id];
+    return row ? "games/" + (row[10] || row[0] + ".js") : null;
   }
 
   function openGame(id, step, seat) {
@@ -117,6 +116,7 @@
     if (t[7]) info.push(UI.high_noon);
     pane.appendChild(el("div", { cls: "info" }, [info.join(" · ")]));
     var mine = seat >= 0 ? st["v" + seat] : null;
+    var over = !d && !!(g.result && g.result.side);  // the last step: every role is shown
     var head = [UI.player, UI.character, UI.hp, UI.hand];
     if (mine) head.push(UI.dist);
     head.push(UI.in_play, UI.weapon, UI.stars, UI.role);
@@ -130,6 +130,7 @@
         if (!s[8]) { role += " (" + UI.hidden + ")"; roleCls = "secret"; }
       } else if (s[8]) role = roleName(g, s[8]);
       else if (i === seat) role = roleName(g, p.role);
+      else if (over) { role = roleName(g, p.role); roleCls = "revealed"; }
       else if (mine.kr[String(i)]) { role = roleName(g, mine.kr[String(i)]); roleCls = "secret"; }
       else role = UI.unknown;
       var hand = String(s[2]);
@@ -271,6 +272,10 @@
     $("btn-first").disabled = cur.step === 0;
     $("btn-next").disabled = cur.step === g.steps.length - 1;
     $("btn-last").disabled = cur.step === g.steps.length - 1;
+    var nm = $("btn-next-model");
+    nm.hidden = !g.models;
+    nm.disabled = nextModelStep(g) < 0;
+    nm.title = nm.disabled ? UI.no_more_model : "Next model decision (m)";
     drawTable(g, g.states[cur.step], step, cur.seat);
     drawFeed(g, cur.step, cur.seat);
     drawDecision(g, step, cur.seat);
@@ -285,13 +290,159 @@
     render();
   }
 
+  function nextModelStep(g) {
+    for (var i = cur.step + 1; i < g.steps.length; i++) {
+      if (g.steps[i].d && g.steps[i].d.m && g.steps[i].d.m.att.length) return i;
+    }
+    return -1;
+  }
+
   function nextModel() {
     var g = games[cur.id];
-    if (!g) return;
-    for (var i = cur.step + 1; i < g.steps.length; i++) {
-      if (g.steps[i].d && g.steps[i].d.m && g.steps[i].d.m.att.length) { go(i); return; }
-    }
+    if (!g || !g.models) return;
+    var i = nextModelStep(g);
+    if (i >= 0) go(i);
   }
+
+  /* ------------------------------------------------------------------ game list */
+  /* Rows: [id, seats, mode, side, rounds, decisions, fallbacks, cost, models, lineup, file];
+     lineup = flat (player, role, won) triples; mode/side/player/role are indices into the
+     data's name lists.  Sorted, filtered and drawn a page at a time. */
+  var LIST = (function () {
+    var data = JSON.parse($("game-data").textContent);
+    var rows = data.rows;
+    var byId = {};
+    rows.forEach(function (r) { byId[r[0]] = r; });
+    var PAGE = 200;
+    var natural = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+    var COLS = { id: 0, seats: 1, mode: 2, side: 3, rounds: 4, decisions: 5, fallbacks: 6, cost: 7 };
+    var sort = { key: "id", dir: 1 };
+    var shown = [];
+    var limit = PAGE;
+
+    function modeName(r) { var m = data.modes[r[2]]; return UI.modes[m] || m; }
+    function sideName(r) { var s = data.sides[r[3]]; return UI.sides[s] !== undefined ? UI.sides[s] : s; }
+    function roleLabel(i) { var id = data.roles[i]; return UI.roles[id] || id; }
+
+    function compare(a, b) {
+      var k = sort.key;
+      var c;
+      if (k === "id") c = natural.compare(a[0], b[0]);
+      else if (k === "mode") c = natural.compare(modeName(a), modeName(b));
+      else if (k === "side") c = natural.compare(sideName(a), sideName(b));
+      else c = a[COLS[k]] - b[COLS[k]];
+      return c * sort.dir || natural.compare(a[0], b[0]);
+    }
+
+    function option(value, text) { return el("option", { value: value }, [text]); }
+
+    function fillSelect(sel, anyText, items) {
+      sel.appendChild(option("", anyText));
+      items.forEach(function (it) { sel.appendChild(option(it[0], it[1])); });
+    }
+
+    function matches(r, f) {
+      var lineup = r[9];
+      if (f.table && (r[1] + "/" + r[2]) !== f.table) return false;
+      if (f.winner !== "" && String(r[3]) !== f.winner) return false;
+      if (f.fallbacks && !r[6]) return false;
+      if (f.player !== "" || f.role !== "") {
+        var ok = false;
+        for (var i = 0; i < lineup.length && !ok; i += 3) {
+          ok = (f.player === "" || String(lineup[i]) === f.player) && (f.role === "" || String(lineup[i + 1]) === f.role);
+        }
+        if (!ok) return false;
+      }
+      if (f.q) {
+        var text = r[0] + " " + modeName(r) + " " + sideName(r);
+        for (var j = 0; j < lineup.length; j += 3) text += " " + data.players[lineup[j]];
+        if (text.toLowerCase().indexOf(f.q) < 0) return false;
+      }
+      return true;
+    }
+
+    function filters() {
+      return {
+        q: $("game-filter").value.trim().toLowerCase(), player: $("f-player").value, role: $("f-role").value,
+        table: $("f-table").value, winner: $("f-winner").value, fallbacks: $("f-fallbacks").checked
+      };
+    }
+
+    function row(r) {
+      var id = r[0];
+      var link = el("a", { cls: "open-game", href: "#game=" + encodeURIComponent(id), "data-game": id,
+        "data-file": "games/" + (r[10] || id + ".js") }, [id]);
+      var first = el("td", null, [link]);
+      if (r[8]) { first.appendChild(document.createTextNode(" ")); first.appendChild(el("span", { cls: "tag" }, [UI.model_tag])); }
+      var parts = [];
+      for (var i = 0; i < r[9].length; i += 3) {
+        parts.push(data.players[r[9][i]] + ": " + roleLabel(r[9][i + 1]) + (r[9][i + 2] ? " ✔" : ""));
+      }
+      return el("tr", { "data-game": id }, [first,
+        el("td", { cls: "n" }, [String(r[1])]), el("td", null, [modeName(r)]), el("td", null, [sideName(r)]),
+        el("td", { cls: "n" }, [String(r[4])]), el("td", { cls: "n" }, [String(r[5])]),
+        el("td", { cls: "n" }, [String(r[6])]), el("td", { cls: "n cost" }, ["$" + r[7].toFixed(4)]),
+        el("td", { cls: "lineup" }, [parts.join(" · ")])]);
+    }
+
+    function draw() {
+      var tbody = clear(document.querySelector("#game-list tbody"));
+      var frag = document.createDocumentFragment();
+      shown.slice(0, limit).forEach(function (r) { frag.appendChild(row(r)); });
+      if (!shown.length) frag.appendChild(el("tr", null, [el("td", { colspan: "9", cls: "note" }, [UI.no_games])]));
+      tbody.appendChild(frag);
+      $("game-count").textContent = String(shown.length);
+      var more = $("games-more");
+      var left = shown.length - limit;
+      more.hidden = left <= 0;
+      more.textContent = UI.more + " (" + Math.min(PAGE, left) + " / " + left + ")";
+      document.querySelectorAll("#game-list th[data-sort]").forEach(function (th) {
+        var k = th.getAttribute("data-sort");
+        th.setAttribute("aria-sort", k === sort.key ? (sort.dir > 0 ? "ascending" : "descending") : "none");
+      });
+    }
+
+    function update() {
+      var f = filters();
+      shown = rows.filter(function (r) { return matches(r, f); });
+      shown.sort(compare);
+      limit = PAGE;
+      draw();
+    }
+
+    function init() {
+      var players = data.players.map(function (p, i) { return [String(i), p]; });
+      players.sort(function (a, b) { return natural.compare(a[1], b[1]); });
+      fillSelect($("f-player"), UI.any_player, players);
+      var used = {};
+      rows.forEach(function (r) { for (var i = 1; i < r[9].length; i += 3) used[r[9][i]] = true; });
+      fillSelect($("f-role"), UI.any_role, data.roles.map(function (_, i) { return [String(i), roleLabel(i)]; })
+        .filter(function (x) { return used[x[0]]; }));
+      var tables = {};
+      rows.forEach(function (r) { tables[r[1] + "/" + r[2]] = [r[1], r[2]]; });
+      fillSelect($("f-table"), UI.any_table, Object.keys(tables).map(function (k) { return tables[k]; })
+        .sort(function (a, b) { return a[0] - b[0] || natural.compare(data.modes[a[1]], data.modes[b[1]]); })
+        .map(function (t) { return [t[0] + "/" + t[1], t[0] + " " + UI.seats + " · " + (UI.modes[data.modes[t[1]]] || data.modes[t[1]])]; }));
+      fillSelect($("f-winner"), UI.any_winner, data.sides.map(function (s, i) { return [String(i), sideName([0, 0, 0, i])]; }));
+      ["game-filter", "f-player", "f-role", "f-table", "f-winner", "f-fallbacks"].forEach(function (id) {
+        $(id).addEventListener(id === "game-filter" ? "input" : "change", update);
+      });
+      document.querySelectorAll("#game-list th[data-sort] button").forEach(function (b) {
+        b.addEventListener("click", function () {
+          var k = b.parentNode.getAttribute("data-sort");
+          sort = { key: k, dir: sort.key === k ? -sort.dir : 1 };
+          shown.sort(compare);
+          draw();
+        });
+      });
+      $("games-more").addEventListener("click", function () { limit += PAGE; draw(); });
+      // a league without costs has no cost column
+      if (!rows.some(function (r) { return r[7] > 0; })) $("game-list").classList.add("no-cost");
+      update();
+    }
+
+    return { init: init, byId: byId };
+  })();
 
   /* ------------------------------------------------------------------ routing and input */
   function route() {
@@ -304,18 +455,6 @@
     });
     if (params.game === cur.id) return;
     openGame(params.game, parseInt(params.step || "0", 10), parseInt(params.seat || "-1", 10));
-  }
-
-  function filterGames() {
-    var q = $("game-filter").value.trim().toLowerCase();
-    var rows = document.querySelectorAll("#game-list tbody tr");
-    var shown = 0;
-    for (var i = 0; i < rows.length; i++) {
-      var ok = !q || rows[i].textContent.toLowerCase().indexOf(q) >= 0;
-      rows[i].hidden = !ok;
-      if (ok) shown++;
-    }
-    $("game-count").textContent = String(shown);
   }
 
   document.addEventListener("click", function (e) {
@@ -334,7 +473,7 @@
   $("btn-next-model").addEventListener("click", nextModel);
   $("step-range").addEventListener("input", function () { go(parseInt($("step-range").value, 10)); });
   $("seat-select").addEventListener("change", function () { cur.seat = parseInt($("seat-select").value, 10); render(); });
-  $("game-filter").addEventListener("input", filterGames);
+  LIST.init();
   document.addEventListener("keydown", function (e) {
     if ($("viewer").hidden || !cur.id) return;
     var tag = e.target && e.target.tagName;

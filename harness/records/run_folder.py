@@ -1,0 +1,33 @@
+"""Opening a run folder for reading, with one wording for every command that reads runs
+(``league report``, ``report``, ``replay``): a missing folder, a folder that is not a run, and a
+run that has not finished a game yet each get the same one-line :class:`RecordError`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .models import GameRecord
+from .store import RecordError, RunStore
+
+__all__ = ["finished_games", "open_run_folder"]
+
+
+def open_run_folder(path: str | Path) -> RunStore:
+    """The run folder at ``path`` (it has ``config.json``, ``games.jsonl`` or ``games/``)."""
+    root = Path(path)
+    if not root.is_dir():
+        raise RecordError(f"no run folder {root}")
+    store = RunStore(root)
+    if not (
+        store.games_path.is_file() or store.games_dir.is_dir() or (root / "config.json").is_file()
+    ):
+        raise RecordError(f"{root} is not a run folder (no config.json, games.jsonl or games/)")
+    return store
+
+
+def finished_games(store: RunStore) -> list[GameRecord]:
+    """The run's finished games; none yet is a :class:`RecordError`."""
+    games = store.games()
+    if not games:
+        raise RecordError(f"no finished games in {store.root} yet")
+    return games

@@ -1,0 +1,86 @@
+"""The league statistics the HTML report charts, computed by the league's own code
+(:mod:`harness.league.stats`, :mod:`harness.league.ratings`) so the page shows the same numbers
+as ``bangarena league report``.
+
+:func:`league_figures` returns plain, picklable values (it runs in a worker process while the
+game files are written): per player the openskill rating with its bootstrap 95 % interval and the
+role-adjusted score with its 95 % interval; the win rate of every player by table size × mode;
+and the base win rate of every role by table size × mode, each with its 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+__all__ = ["league_figures"]
+
+
+def _num(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def league_figures(run_dir: str | Path) -> dict[str, Any]:
+    from harness.league.ratings import compute_ratings
+    from harness.league.stats import base_rates, load_run, role_adjusted, win_rates
+    from harness.league.stats_basic import wilson
+
+    seats = load_run(run_dir).seats
+    adjusted = {r["player"]: r for r in role_adjusted(seats).to_dict("records")}
+    standings = []
+    for r in compute_ratings(seats).to_dict("records"):
+        a = adjusted.get(r["player"], {})
+        standings.append(
+            {
+                "player": r["player"],
+                "games": int(r["games"]),
+                "mu": _num(r["mu"]),
+                "sigma": _num(r["sigma"]),
+                "ordinal": _num(r["ordinal"]),
+                "mu_lo": _num(r["mu_lo"]),
+                "mu_hi": _num(r["mu_hi"]),
+                "ordinal_lo": _num(r["ordinal_lo"]),
+                "ordinal_hi": _num(r["ordinal_hi"]),
+                "score": _num(a.get("score")),
+                "score_lo": _num(a.get("ci_lo")),
+                "score_hi": _num(a.get("ci_hi")),
+                "expected": _num(a.get("expected")),
+            }
+        )
+    # every role together: one win rate per player × table size × mode
+    by_size = win_rates(seats.assign(role="all"), by=("seats", "mode"))
+    size_mode = [
+        {
+            "player": str(r["player"]),
+            "seats": int(r["seats"]),
+            "mode": str(r["mode"]),
+            "n": int(r["games"]),
+            "k": int(r["wins"]),
+            "rate": float(r["win_rate"]),
+            "lo": float(r["ci_lo"]),
+            "hi": float(r["ci_hi"]),
+        }
+        for r in by_size.to_dict("records")
+    ]
+    base = []
+    for r in base_rates(seats).to_dict("records"):
+        n, k = int(r["games"]), int(r["wins"])
+        lo, hi = wilson(k, n)
+        base.append(
+            {
+                "role": str(r["role"]),
+                "seats": int(r["seats"]),
+                "mode": str(r["mode"]),
+                "n": n,
+                "k": k,
+                "rate": float(r["base_rate"]),
+                "lo": lo,
+                "hi": hi,
+            }
+        )
+    return {"standings": standings, "size_mode": size_mode, "base": base}

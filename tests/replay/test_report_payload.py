@@ -1,0 +1,86 @@
+"""The HTML report's data: the fast per-game payload equals the exact one, the game list is in
+natural order, and the charts' geometry covers every value."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+import pytest
+
+from harness.league.config import parse_config
+from harness.league.runner import LeagueRunner
+from harness.records import RunStore
+from harness.report.charts import Interval, interval_chart, nice_ticks
+from harness.report.html import game_file_name, game_list, natural_key, sorted_games
+from harness.report.payload import game_payload
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> RunStore:
+    """Random and rule-bot seats at 5 and 8 seats in every mode (R-3 knowledge, the Marshal's
+    pair, Three Eyes and Instinct put-backs, eliminations that change distances)."""
+    root = tmp_path_factory.mktemp("payload")
+    config = parse_config(
+        {
+            "name": "modes",
+            "players": [{"name": "bot", "kind": "bot"}, {"name": "rnd", "kind": "random"}],
+            "tables": [
+                {"seats": [5, 8], "modes": ["classic", "partners", "double_agent", "old_classic"]}
+            ],
+            "games_per_table": 2,
+            "paired": False,
+            "output": str(root),
+        }
+    )
+    asyncio.run(LeagueRunner(config, root / "modes", workers=1).run())
+    return RunStore(root / "modes")
+
+
+def test_fast_payload_equals_rebuilding_every_view_and_label(store: RunStore) -> None:
+    games = store.games()
+    assert len(games) == 16
+    for g in games:
+        start, decisions, end = store.read_game(g.game_id)
+        fast = game_payload(start, decisions, end, {})
+        assert fast == game_payload(start, decisions, end, {}, exact=True), g.game_id
+        assert fast["warn"] is None and not fast["models"]
+
+
+def test_game_list_is_compact_and_in_natural_order(store: RunStore) -> None:
+    assert sorted(["g10", "g9", "g100", "a2b10", "a2b9"], key=natural_key) == [
+        "a2b9", "a2b10", "g9", "g10", "g100"
+    ]  # fmt: skip
+    games = sorted_games(store.games())
+    ids = [g.game_id for g in games]
+    assert ids == sorted(ids, key=natural_key)
+    data = game_list(games, {g.game_id: game_file_name(g.game_id) for g in games})
+    assert [r[0] for r in data["rows"]] == ids
+    assert set(data["players"]) == {"bot", "rnd"}
+    for row, g in zip(data["rows"], games, strict=True):
+        assert (row[1], data["modes"][row[2]], data["sides"][row[3]]) == (
+            g.seats, g.mode, g.winning_side
+        )  # fmt: skip
+        lineup = row[9]
+        assert len(lineup) == 3 * g.seats
+        won = [bool(lineup[i + 2]) for i in range(0, len(lineup), 3)]
+        assert won == [o.won for o in sorted(g.seat_outcomes, key=lambda o: o.seat)]
+
+
+def test_interval_chart_axis_covers_values_intervals_and_zero() -> None:
+    rows = [
+        Interval("a", 12.0, 3.0, 20.0, "", ""),
+        Interval("b", -4.0, -9.5, 1.0, "", ""),
+        Interval("c", 2.0, math.nan, math.nan, "", ""),
+    ]
+    c = interval_chart(rows, bars=True, unit=" pp")
+    xs = [t["x"] for t in c["ticks"]]
+    left, right = c["label_w"], c["label_w"] + c["plot_w"]
+    assert xs[0] == left and xs[-1] == right
+    for r in c["rows"]:
+        for x in (r["x"], r["xlo"], r["xhi"]):
+            assert x is None or left <= x <= right
+    assert c["rows"][2]["xlo"] is None and c["rows"][2]["bar"] is not None
+    assert left < c["zero"] < right and c["rows"][1]["bar"]["x"] < c["zero"]
+    assert nice_ticks(-9.5, 20.0) == [-10, 0, 10, 20]
+    assert nice_ticks(0.0, 1.0) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
