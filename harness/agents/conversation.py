@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from .decision_record import quote_text
+
 Message = dict[str, str]
 # Attempt error kinds of a call that got an answer (valid, or invalid but said).
 ANSWER_KINDS = (None, "unparseable", "illegal_option")
@@ -35,8 +37,11 @@ class Conversation(Protocol):
     restarted the conversation to fit the context budget.
     """
 
-    policy: str | None
-    compacted: bool
+    @property
+    def policy(self) -> str | None: ...
+
+    @property
+    def compacted(self) -> bool: ...
 
     def observe(self, view: Any) -> None: ...
 
@@ -83,11 +88,33 @@ def as_conversation(builder: Conversation | PromptBuilder) -> Conversation:
 def answer_text(attempt: Any) -> str | None:
     """The answer an attempt got (forced tool arguments, else the reply text), ``None`` when
     the call failed.  Works on :class:`~harness.agents.decision_record.Attempt` and its dict."""
-    get = attempt.get if isinstance(attempt, Mapping) else lambda k: getattr(attempt, k, None)
+
+    def get(key: str) -> Any:
+        if isinstance(attempt, Mapping):
+            return attempt.get(key)
+        return getattr(attempt, key, None)
+
     if get("error_kind") not in ANSWER_KINDS:
         return None
     tool = get("tool_arguments")
     return str(tool) if tool is not None else str(get("raw_text") or "")
+
+
+def final_turn(attempts: Sequence[Any]) -> Message | None:
+    """The assistant message a decision's last attempt adds to the seat's conversation: a valid
+    answer as given, an invalid one quoted short (as corrective re-prompts quote it), nothing
+    when the last call failed."""
+    if not attempts:
+        return None
+    last = attempts[-1]
+    text = answer_text(last)
+    if text is None:
+        return None
+    kind = last.get("error_kind") if isinstance(last, Mapping) else last.error_kind
+    return {
+        "role": "assistant",
+        "content": (text or "(no answer)") if kind is None else quote_text(text),
+    }
 
 
 __all__ = [
@@ -96,5 +123,6 @@ __all__ = [
     "PromptBuilder",
     "SingleMessage",
     "answer_text",
+    "final_turn",
     "as_conversation",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.agents.conversation import answer_text
+from harness.agents.conversation import final_turn
 from harness.agents.decision_record import sha256_text
 from harness.records import DecisionLine
 
@@ -34,10 +34,9 @@ def _sha(messages: Sequence[dict[str, str]]) -> str:
 def _added(model: dict[str, Any]) -> list[dict[str, str]]:
     """What a decision added to the conversation: its messages up to the last answer."""
     messages = list(model.get("messages") or [])
-    attempts = model.get("attempts") or []
-    final = answer_text(attempts[-1]) if attempts else None
+    final = final_turn(model.get("attempts") or [])
     if final is not None:
-        messages.append({"role": "assistant", "content": final or "(no answer)"})
+        messages.append(final)
     last = max((i for i, m in enumerate(messages) if m["role"] == "assistant"), default=-1)
     return messages[: last + 1]
 
