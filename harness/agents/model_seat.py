@@ -1,7 +1,8 @@
 """A seat played by a language model: the seat protocol around the shared :class:`LLMAgent`.
 
-The seat's own deadline is the table's decision timer minus a safety margin, so the model agent
-can fall back (and record why) before the table's timer would cut it off.
+The seat's own deadline is the table's decision timer minus a safety margin that grows with the
+timer and the event loop's measured lag (:func:`harness.agents.deadline.seat_margin`), so the
+model agent can fall back (and record why) before the table's timer would cut it off.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from typing import Any
 from harness.engine import SeatView
 
 from .base import Agent, Choice
+from .deadline import seat_margin
 from .llm_agent import LLMAgent
 
 DEFAULT_DECISION_SECONDS = 60.0
-MARGIN_FRACTION = 0.05
-MARGIN_MIN_S = 0.05
 
 
 class ModelSeat(Agent):
@@ -45,7 +45,7 @@ class ModelSeat(Agent):
         self.game_id, self.seat, self.index = game_id, seat, 0
 
     async def choose(self, view: SeatView, options: Sequence[str]) -> Choice:
-        margin = max(MARGIN_MIN_S, self.decision_seconds * MARGIN_FRACTION)
+        margin = seat_margin(self.decision_seconds)  # grows with the timer and the loop's lag
         deadline = time.monotonic() + self.decision_seconds - margin
         self.index += 1
         context = {

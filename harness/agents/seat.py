@@ -37,6 +37,22 @@ class Decided:
 
 AutopilotFactory = Callable[[], Agent]
 
+# A model seat keeps its own deadline, a margin before the table's timer that grows with the event
+# loop's lag (harness.agents.deadline), and returns its decision record by then.  When the loop
+# stalls, that deadline fires late too; the table then waits a short grace past its timer for the
+# seat to hand in its own fallback and record, instead of cutting it off and losing the record of
+# calls already made.  Other seats (bots, people) are cut off at the timer exactly.
+SELF_TIMED_KINDS = ("model",)
+GRACE_MIN_S = 1.0
+GRACE_FRACTION = 0.1
+
+
+def cutoff(agent: Agent, timeout: float | None) -> float | None:
+    """Seconds the table waits for ``agent`` when its decision timer is ``timeout``."""
+    if timeout is None or agent.kind not in SELF_TIMED_KINDS:
+        return timeout
+    return timeout + max(GRACE_MIN_S, GRACE_FRACTION * timeout)
+
 
 async def decide(
     agent: Agent,
@@ -56,7 +72,10 @@ async def decide(
     reason: FallbackReason | None = None
     error: str | None = None
     try:
-        answer = await asyncio.wait_for(agent.choose(view, options), timeout)
+        # asyncio.timeout runs the agent in this task: a cancellation of the game (a stopping
+        # run) always reaches it, and an agent's error is never left in an orphaned task.
+        async with asyncio.timeout(cutoff(agent, timeout)):
+            answer = await agent.choose(view, options)
     except TimeoutError:
         reason, error = "timeout", f"no answer within {timeout:g} s"
     except FatalSeatError:

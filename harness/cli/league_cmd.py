@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from harness.league.config import ConfigError, load_config
-from harness.league.runner import LeagueRunner, LeagueStopped, run_dir_for
+from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
 
 from .errors import CliError
@@ -85,12 +86,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     t0 = time.monotonic()
     p = runner.progress
-    print(
-        f"league {config.name}: {p.total} games ({p.skipped} already finished) → {run_dir}",
-        file=sys.stderr,
-    )
+    print(f"league {config.name}: {p.total} games ({p.skipped} already finished) → {run_dir}")
     try:
         _run_with_progress(runner, not args.no_progress)
+    except LeagueInterrupted as e:  # SIGINT / SIGTERM: one line, how to resume, 130 / 143
+        sys.stdout.flush()
+        print(f"bangarena: {e}; resume with: {_resume_command(args)}", file=sys.stderr)
+        return e.exit_code
     except LeagueStopped as e:
         raise CliError(str(e)) from None
     elapsed = time.monotonic() - t0
@@ -106,6 +108,13 @@ def run(args: argparse.Namespace) -> int:
     for flag in flags.flags:
         print(f"flagged: {flag.message}", file=sys.stderr)
     return flags.exit_code
+
+
+def _resume_command(args: argparse.Namespace) -> str:
+    cmd = ["bangarena", "league", "run", args.config, "--resume"]
+    if args.output:
+        cmd += ["--output", args.output]
+    return " ".join(shlex.quote(c) for c in cmd)
 
 
 def _run_with_progress(runner: LeagueRunner, enabled: bool) -> None:

@@ -74,6 +74,11 @@ class LeagueConfig(_Strict):
     decision_seconds: float = Field(default=60.0, gt=0)
     fallback: Literal["simplest", "autopilot"] = "simplest"
     retry_budget: int = Field(default=4, ge=0)
+    # A game whose model seats fall back this many times in a row is ended and recorded as void.
+    max_consecutive_fallbacks: int = Field(default=20, ge=1)
+    # A model player whose every call fails (errors, timeouts) for this many decisions in a row
+    # stops the run (resumable) instead of filling it with fallbacks.
+    max_failed_decisions: int = Field(default=10, ge=1)
     max_concurrent_games: int = Field(default=32, ge=1)
     workers: int | None = Field(default=None, ge=1)  # processes for games without model seats
     providers: dict[str, ProviderLimits] = Field(default_factory=dict)

@@ -1,6 +1,6 @@
 """Model seats for a league run: one provider per model player, shared by every game, behind the
-run's per-provider concurrency and rate limits; spend accounting for the caps; system prompts
-stored once per run.
+run's per-provider concurrency and rate limits; every call written to the run's spend ledger for
+the caps; system prompts stored once per run.
 
 The table's settings apply to every seat alike: the league's decision timer and fallback policy
 override a model spec's; its retry budget applies unless the spec sets its own.
@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.base import Agent
-from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.model_spec import ModelSpec, build_model_seat, build_provider
+from harness.agents.pricing import PriceBook
 from harness.records import RunStore
 
 from .config import LeagueConfig
+from .ledger import SPEND_FILE, SpendLedger, SpendLine, current_game, now_utc
 from .limits import LimitedProvider, RateLimiter
 from .schedule import GameSpec
 
@@ -45,23 +46,47 @@ def unknown_prices(config: LeagueConfig) -> list[str]:
 
 
 class ModelSeats:
+    """The model seats of one run.
+
+    Every call passes through :class:`~harness.league.limits.LimitedProvider`: it is written to
+    the run's spend ledger (:mod:`harness.league.ledger`) when it ends, then ``on_spend(cost_usd,
+    tokens)`` hears the run's totals (the runner checks its caps there).  Once :attr:`stopping`
+    is set no further call is sent.
+    """
+
     def __init__(self, config: LeagueConfig, run_dir: Path) -> None:
         self.config = config
         self.store = RunStore(run_dir)
+        self.ledger = SpendLedger(run_dir / SPEND_FILE)
         self.on_spend: Callable[[float, int], None] | None = None
-        self.cost_usd = 0.0
-        self.tokens = 0
+        self.stopping = False
         self._limiters: dict[str, RateLimiter] = {}
         self._providers: dict[str, Any] = {}
         self._specs: dict[str, ModelSpec] = {}
+        self._prices: dict[str, PriceBook] = {}
         for p in config.players:
             if p.model is None:
                 continue
             self._specs[p.name] = seat_spec(config, p.model)
 
+    @property
+    def cost_usd(self) -> float:
+        """Dollars spent by the run so far (every session; unknown prices count 0)."""
+        return self.ledger.cost_usd
+
+    @property
+    def tokens(self) -> int:
+        """Input + output tokens spent by the run so far (every session)."""
+        return self.ledger.tokens
+
     def spec(self, player: str) -> ModelSpec:
         """The model spec a player's seats use (the league's table settings applied)."""
         return self._specs[player]
+
+    def provider(self, player: str) -> Any:
+        """The player's provider behind the run's limits, ledger and stop switch (built on first
+        use inside the run's event loop, then shared by every game and quiz question)."""
+        return self._provider(player)
 
     def _provider(self, player: str) -> Any:
         """Built on first use (inside the run's event loop), then shared by all games."""
@@ -73,16 +98,69 @@ class ModelSeats:
                     limits.concurrency if limits else 8,
                     limits.requests_per_minute if limits else None,
                 )
+
+            def on_call(reply: Any, error: BaseException | None, cancelled: bool, s: float) -> None:
+                self._on_call(player, reply, error, cancelled, s)
+
             self._providers[player] = LimitedProvider(
-                build_provider(spec), self._limiters[spec.provider]
+                build_provider(spec),
+                self._limiters[spec.provider],
+                on_call=on_call,
+                stopping=lambda: self.stopping,
             )
         return self._providers[player]
 
-    def _on_record(self, record: ModelDecisionRecord) -> None:
-        self.cost_usd += record.cost_usd or 0.0
-        self.tokens += record.input_tokens + record.output_tokens
+    def _on_call(
+        self,
+        player: str,
+        reply: Any,
+        error: BaseException | None,
+        cancelled: bool,
+        latency_s: float,
+    ) -> None:
+        spec = self._specs[player]
+        line = SpendLine(
+            at=now_utc(),
+            game_id=current_game.get(),
+            player=player,
+            provider=spec.provider,
+            model=spec.model,
+            outcome="cancelled" if cancelled else "failed" if reply is None else "answered",
+            error_kind=getattr(error, "kind", type(error).__name__) if error else None,
+            latency_s=round(latency_s, 6),
+        )
+        if reply is not None:
+            line.input_tokens = reply.input_tokens
+            line.cached_input_tokens = reply.cached_input_tokens
+            line.output_tokens = reply.output_tokens
+            line.reasoning_tokens = reply.reasoning_tokens
+            if line.tokens:
+                if player not in self._prices:
+                    self._prices[player] = spec.price_book()
+                cost = self._prices[player].cost(
+                    spec.model,
+                    input_tokens=reply.input_tokens,
+                    cached_input_tokens=reply.cached_input_tokens,
+                    output_tokens=reply.output_tokens,
+                    provider=spec.provider,
+                )
+                line.cost_usd = None if cost is None else round(cost, 9)
+        self.ledger.add(line)
         if self.on_spend is not None:
-            self.on_spend(self.cost_usd, self.tokens)
+            self.on_spend(self.ledger.cost_usd, self.ledger.tokens)
+
+    def warm(self) -> None:
+        """Build each player's provider and one seat now, before any game's timer runs (the
+        first seat loads SDKs and tokenizers, which holds the event loop for seconds)."""
+        for player in self._specs:
+            names = [f"seat {i}" for i in range(8)]
+            build_model_seat(
+                self.spec(player),
+                player,
+                names,
+                self.config.locale,
+                provider=self._provider(player),
+            )
 
     def seat(self, player: str, seat: int, game: GameSpec) -> Agent:
         return build_model_seat(
@@ -90,7 +168,6 @@ class ModelSeats:
             player,
             game.names,
             self.config.locale,
-            record_sink=self._on_record,
             system_prompt_sink=self.store.add_system_prompt,
             provider=self._provider(player),
         )
@@ -99,3 +176,4 @@ class ModelSeats:
         for provider in self._providers.values():
             await provider.aclose()
         self._providers.clear()
+        self.ledger.close()

@@ -1,18 +1,28 @@
 """``bangarena league run``: play a config's schedule concurrently, resumably, within limits.
 
-* Games without model seats run in worker processes (all cores); games with model seats run as
-  asyncio tasks so model calls overlap, at most ``max_concurrent_games`` at once, with provider
-  concurrency and rate limits shared by every game.
-* Records are written per finished game (see :mod:`harness.records.store`); ``resume`` skips
-  finished games, so a killed run resumed ends with exactly the games of an uninterrupted run.
-* Spending caps stop the run cleanly; an authentication or unknown-model error stops it at once.
+* Games without model seats run in worker processes (all cores) and are written when they end;
+  games with model seats run as asyncio tasks so model calls overlap, at most
+  ``max_concurrent_games`` at once, with provider concurrency and rate limits shared by every
+  game, and each of their decisions is appended to the game's file as it is made.
+* ``resume`` skips finished games and continues unfinished ones from their recorded decisions
+  (replayed through the engine and the seats, no model call repeated), so a stopped or killed run
+  resumed ends with exactly the games of an uninterrupted run.
+* Every model call is written to the run's spend ledger (``spend.jsonl``); the spending caps count
+  the ledger, across every session of the run.  A cap, a fatal model error (bad key, unknown
+  model), a model player whose calls all fail for ``max_failed_decisions`` decisions in a row, or
+  SIGINT/SIGTERM stops the run: no further call is sent, every game in flight is cancelled and
+  awaited (their decisions so far are kept), and one line says why.
+* A game whose model seats fall back ``max_consecutive_fallbacks`` times in a row is ended and
+  recorded as void (see :mod:`harness.agents.table`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -20,12 +30,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from harness.agents.deadline import watch_loop
 from harness.agents.seat import FatalSeatError
-from harness.agents.table import GameDidNotEnd
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
+from harness.records.store import GameFile
 
 from .config import LeagueConfig, parse_config
-from .game_play import GameOutput, play_scheduled
+from .game_play import INVALID_KINDS, GameOutput, ResumeMismatch, game_start, play_scheduled
+from .ledger import current_game
 from .schedule import GameSpec, build_schedule
 
 CONFIG_FILE = "config.json"
@@ -33,12 +45,21 @@ CONFIG_FILE = "config.json"
 # Operational settings (spending caps, concurrency, workers, output) may change between sessions.
 RESULT_FIELDS = (
     "name", "players", "tables", "games_per_table", "base_seed", "paired", "shuffle_names",
-    "locale", "decision_seconds", "fallback", "retry_budget",
+    "locale", "decision_seconds", "fallback", "retry_budget", "max_consecutive_fallbacks",
 )  # fmt: skip
 
 
 class LeagueStopped(Exception):
     """The run stopped before its end (spending cap, fatal model error); one-line message."""
+
+
+class LeagueInterrupted(LeagueStopped):
+    """The run was stopped by SIGINT or SIGTERM; ``exit_code`` is 128 + the signal number."""
+
+    def __init__(self, message: str, signum: int) -> None:
+        super().__init__(message)
+        self.signum = signum
+        self.exit_code = 128 + signum
 
 
 @dataclass
@@ -47,13 +68,15 @@ class Progress:
     done: int = 0
     skipped: int = 0
     fallbacks: int = 0
-    cost_usd: float = 0.0
+    void: int = 0
+    cost_usd: float = 0.0  # the run's spend so far (every session, from the spend ledger)
     tokens: int = 0
     listeners: list[Callable[[Progress], None]] = field(default_factory=list)
 
     def update(self, record: GameRecord) -> None:
         self.done += 1
         self.fallbacks += record.fallbacks
+        self.void += record.void is not None
         for cb in self.listeners:
             cb(self)
 
@@ -74,7 +97,9 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
                 "the config's name"
             )
         stored = json.loads(cfg_path.read_text(encoding="utf-8"))
-        changed = [k for k in RESULT_FIELDS if stored.get(k) != resolved.get(k)]
+        defaults = {k: LeagueConfig.model_fields[k].default for k in RESULT_FIELDS}
+        # a setting added after the run started had its default value there
+        changed = [k for k in RESULT_FIELDS if stored.get(k, defaults[k]) != resolved.get(k)]
         if changed:
             raise LeagueStopped(
                 f"the config differs from the one {run_dir} was started with in "
@@ -93,6 +118,11 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
 def _worker_config(config_json: str) -> LeagueConfig:
     """The run's config, parsed once per worker process."""
     return parse_config(json.loads(config_json))
+
+
+def _worker_init() -> None:
+    """Worker processes leave Ctrl-C to the runner (which stops them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_in_process(spec: GameSpec, config_json: str, run: str) -> tuple[str, str, str, str]:
@@ -114,6 +144,20 @@ def _from_json(parts: tuple[str, str, str, str]) -> GameOutput:
         [DecisionLine.model_validate(d) for d in json.loads(decisions_j)],
         GameEnd.model_validate_json(end_j),
         GameRecord.model_validate_json(record_j),
+    )
+
+
+def failed_every_call(line: DecisionLine) -> bool:
+    """A model decision whose calls all failed (errors, timeouts): no answer, valid or not,
+    came back.  A decision the table's timer cut off (no model record) counts as failed."""
+    if line.model is None:
+        return line.fallback is not None
+    return (
+        not any(
+            a.get("error_kind") is None or a.get("error_kind") in INVALID_KINDS
+            for a in line.model.get("attempts") or []
+        )
+        and line.model.get("fallback") is not None
     )
 
 
@@ -139,27 +183,163 @@ class LeagueRunner:
         self.model_seats = model_seats  # harness.league.model_seats.ModelSeats or None
         self.workers = workers or config.workers or os.cpu_count() or 1
         self.stop_reason: str | None = None
+        self.interrupted: int | None = None  # the signal that stopped the run
+        self.calls_at_stop: int | None = None  # ledger calls when the stop was decided
+        self.unfinished: set[str] = set()  # games in flight (their files keep their decisions)
+        self._game_tasks: list[asyncio.Task[None]] = []
+        self._plain_task: asyncio.Task[None] | None = None
+        self._failed: dict[str, int] = {}  # model player -> decisions failed in a row
+        self._drop_failed_tails = False  # set when a failing provider stopped the run
+        self._model_players = {p.name for p in config.players if p.kind == "model"}
 
     def _uses_models(self, spec: GameSpec) -> bool:
-        return any(self.config.player(p).kind == "model" for p in spec.lineup)
+        return any(p in self._model_players for p in spec.lineup)
 
-    def _finish(self, out: GameOutput) -> None:
-        self.store.write_game(out.start, out.decisions, out.end, out.record)
-        self.progress.cost_usd += out.record.cost_usd
-        self.progress.tokens += out.record.input_tokens + out.record.output_tokens
+    # ----------------------------------------------------------------- stopping
+
+    def _stop(self, reason: str) -> None:
+        """Stop the run: no further model call is sent and every game in flight is cancelled
+        (except the calling one, which stops at its next model call)."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+            if self.model_seats is not None:
+                self.calls_at_stop = self.model_seats.ledger.calls
+        if self.model_seats is not None:
+            self.model_seats.stopping = True
+        current = asyncio.current_task()
+        for t in [*self._game_tasks, self._plain_task]:
+            if t is not None and t is not current and not t.done():
+                t.cancel()
+
+    def _on_signal(self, signum: int) -> None:
+        if self.interrupted is None:
+            self.interrupted = signum
+        self._stop(f"interrupted by {signal.Signals(signum).name}")
+
+    def _cap_reason(self, cost_usd: float, tokens: int, *, at_start: bool = False) -> str | None:
+        caps = self.config.spending
+        again = "raise the cap and --resume to continue"
+        over_usd = caps.max_usd is not None and (
+            cost_usd >= caps.max_usd if at_start else cost_usd > caps.max_usd
+        )
+        over_tokens = caps.max_tokens is not None and (
+            tokens >= caps.max_tokens if at_start else tokens > caps.max_tokens
+        )
+        done = f"{self.progress.done} of {self.progress.total} games finished"
+        if over_usd:
+            return f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}; {done} ({again})"
+        if over_tokens:
+            return f"token cap reached: {tokens} tokens of {caps.max_tokens}; {done} ({again})"
+        return None
+
+    def _on_spend(self, cost_usd: float, tokens: int) -> None:
+        self.progress.cost_usd, self.progress.tokens = cost_usd, tokens
+        if self.stop_reason is None and (reason := self._cap_reason(cost_usd, tokens)):
+            self._stop(reason)
+
+    def _watch(self, line: DecisionLine) -> None:
+        """Stop the run when a model player's calls have all failed for too many decisions."""
+        if line.player not in self._model_players or len(line.options) < 2:
+            return
+        if not failed_every_call(line):
+            self._failed[line.player] = 0
+            return
+        n = self._failed[line.player] = self._failed.get(line.player, 0) + 1
+        if n >= self.config.max_failed_decisions and self.stop_reason is None:
+            self._drop_failed_tails = True
+            p = self.config.player(line.player)
+            label = p.model.label if p.model is not None else line.player
+            last = (line.model or {}).get("attempts") or []
+            cause = (
+                f"{last[-1].get('error_kind')}: {last[-1].get('error_message')}"
+                if last
+                else line.error or line.fallback
+            )
+            self._stop(
+                f"stopped: model player {line.player} ({label}) failed every call for {n} "
+                f"decisions in a row (last: {cause}); fix the provider, then --resume to continue"
+            )
+
+    # ----------------------------------------------------------------- the run
+
+    def _finish(self, out: GameOutput, file: GameFile | None = None) -> None:
+        if file is None:
+            self.store.write_game(out.start, out.decisions, out.end, out.record)
+        else:
+            self.store.end_game(file, out.end, out.record)
+        self.unfinished.discard(out.start.game_id)
         self.progress.update(out.record)
 
     async def run(self) -> Progress:
+        """Play every game left; raises :class:`LeagueStopped` (or :class:`LeagueInterrupted`)
+        when the run stops early, after every task has ended."""
+        if self.model_seats is not None:
+            self.model_seats.on_spend = self._on_spend
+            ledger = self.model_seats.ledger
+            self.progress.cost_usd, self.progress.tokens = ledger.cost_usd, ledger.tokens
+            reason = self._cap_reason(ledger.cost_usd, ledger.tokens, at_start=True)
+            if reason is not None and self.todo:
+                await self.model_seats.aclose()
+                raise LeagueStopped(reason)
         plain = [g for g in self.todo if not self._uses_models(g)]
         model = [g for g in self.todo if self._uses_models(g)]
+        loop = asyncio.get_running_loop()
+        handled = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+                loop.add_signal_handler(sig, self._on_signal, sig)
+                handled.append(sig)
         try:
-            await asyncio.gather(self._run_plain(plain), self._run_models(model))
+            self._plain_task = asyncio.create_task(self._run_plain(plain))
+            models = asyncio.create_task(self._run_models(model))
+            results = await asyncio.gather(self._plain_task, models, return_exceptions=True)
         finally:
+            for sig in handled:
+                loop.remove_signal_handler(sig)
             if self.model_seats is not None:
                 await self.model_seats.aclose()
+        for r in results:
+            if isinstance(r, Exception):
+                raise r
+        if self._drop_failed_tails:
+            self._drop_failed_decisions()
+        if self.interrupted is not None:
+            raise LeagueInterrupted(self._interrupt_message(), self.interrupted)
         if self.stop_reason:
             raise LeagueStopped(self.stop_reason)
         return self.progress
+
+    def _drop_failed_decisions(self) -> None:
+        """In each unfinished game, forget the model decisions at its end whose calls all failed
+        (and what followed them), so that ``--resume`` asks them again once the provider is
+        back instead of keeping their fallbacks.  Their calls stay in the spend ledger."""
+        for game_id in sorted(self.unfinished):
+            partial = self.store.partial_game(game_id)
+            if partial is None:
+                continue
+            start, decisions = partial
+            cut = len(decisions)
+            for i in range(len(decisions) - 1, -1, -1):
+                d = decisions[i]
+                if d.player in self._model_players and len(d.options) > 1:
+                    if not failed_every_call(d):
+                        break
+                    cut = i
+            if cut < len(decisions):
+                self.store.open_game(start, decisions[:cut]).close()
+
+    def _interrupt_message(self) -> str:
+        assert self.interrupted is not None
+        p = self.progress
+        kept = (
+            f"; {len(self.unfinished)} unfinished games keep every decision made so far"
+            if self.unfinished
+            else ""
+        )
+        return (
+            f"interrupted by {signal.Signals(self.interrupted).name}: {p.done} of {p.total} "
+            f"games finished{kept}"
+        )
 
     async def _run_plain(self, specs: list[GameSpec]) -> None:
         if not specs:
@@ -173,19 +353,21 @@ class LeagueRunner:
                 self._finish(await play_scheduled(spec, self.config, run))
             return
         loop = asyncio.get_running_loop()
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_init)
+        pending = set()
+        try:
             pending = {
                 loop.run_in_executor(pool, _play_in_process, spec, config_json, run)
                 for spec in specs
             }
-            try:
-                for fut in asyncio.as_completed(pending):
-                    self._finish(_from_json(await fut))
-                    if self.stop_reason:
-                        break
-            finally:
-                for f in pending:
-                    f.cancel()
+            for fut in asyncio.as_completed(pending):
+                self._finish(_from_json(await fut))
+                if self.stop_reason:
+                    break
+        finally:
+            for f in pending:
+                f.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
 
     async def _run_models(self, specs: list[GameSpec]) -> None:
         if not specs:
@@ -193,58 +375,63 @@ class LeagueRunner:
         if self.model_seats is None:
             raise LeagueStopped("the config has model players but no model seat factory")
         sem = asyncio.Semaphore(self.config.max_concurrent_games)
-        tasks: list[asyncio.Task[None]] = []
-
-        def stop_all() -> None:
-            """Cancel every game in flight (they are re-played on --resume)."""
-            for t in tasks:
-                if t is not asyncio.current_task():
-                    t.cancel()
-
-        def on_spend(cost_usd: float, tokens: int) -> None:
-            if self._check_caps(cost_usd, tokens):
-                stop_all()
-                current = asyncio.current_task()
-                if current in tasks:
-                    current.cancel()  # the game asking is stopped at its next await
-
-        self.model_seats.on_spend = on_spend
+        try:
+            self.model_seats.warm()
+        except FatalSeatError as e:  # e.g. a missing API key
+            self._stop(f"stopped: {e}")
+            return
+        watch_loop()  # model seats' deadlines keep a margin for the loop's measured lag
 
         async def one(spec: GameSpec) -> None:
             async with sem:
                 if self.stop_reason:
                     return
+                current_game.set(spec.game_id)
                 try:
-                    out = await play_scheduled(spec, self.config, self.config.name,
-                                               self.model_seats.seat)  # fmt: skip
-                except (FatalSeatError, GameDidNotEnd) as e:
-                    if not self.stop_reason:
-                        self.stop_reason = f"stopped: {e}"
-                    stop_all()
-                    return
-                if self.stop_reason:
-                    stop_all()
-                    return
-                self._finish(out)
+                    await self._play_model_game(spec)
+                except FatalSeatError as e:
+                    self._stop(f"stopped: {e}")
+                except ResumeMismatch as e:
+                    self._stop(
+                        f"{e}; delete {self.store.games_dir / spec.game_id}.jsonl to play it "
+                        "again from the start"
+                    )
+                except Exception:
+                    self._stop(f"stopped: game {spec.game_id} failed")
+                    raise
 
-        tasks.extend(asyncio.create_task(one(s)) for s in specs)
-        await asyncio.gather(*tasks, return_exceptions=True)
+        self._game_tasks = [asyncio.create_task(one(s), name=f"game {s.game_id}") for s in specs]
+        results = await asyncio.gather(*self._game_tasks, return_exceptions=True)
+        for r in results:
+            if isinstance(r, Exception):
+                raise r
 
-    def _check_caps(self, cost_usd: float, tokens: int) -> bool:
-        """Set the stop reason when a spending cap is exceeded; True if the run must stop."""
-        if self.stop_reason:
-            return True
-        caps = self.config.spending
-        if caps.max_usd is not None and cost_usd > caps.max_usd:
-            self.stop_reason = (
-                f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}; "
-                f"{self.progress.done} of {self.progress.total} games finished "
-                "(raise the cap and --resume to continue)"
+    async def _play_model_game(self, spec: GameSpec) -> None:
+        """Play (or continue) one game with model seats, streaming its decisions to its file."""
+        start = game_start(spec, self.config, self.config.name)
+        prior: list[DecisionLine] = []
+        if self.resume:
+            partial = self.store.partial_game(spec.game_id)
+            if partial is not None and partial[0] == start:
+                prior = partial[1]
+        file = self.store.open_game(start, prior)
+        self.unfinished.add(spec.game_id)
+
+        def on_line(line: DecisionLine) -> None:
+            file.add(line)
+            self._watch(line)
+
+        try:
+            assert self.model_seats is not None
+            out = await play_scheduled(
+                spec,
+                self.config,
+                self.config.name,
+                self.model_seats.seat,
+                prior=prior,
+                on_line=on_line,
+                digest=True,
             )
-        elif caps.max_tokens is not None and tokens > caps.max_tokens:
-            self.stop_reason = (
-                f"token cap reached: {tokens} tokens of {caps.max_tokens}; "
-                f"{self.progress.done} of {self.progress.total} games finished "
-                "(raise the cap and --resume to continue)"
-            )
-        return self.stop_reason is not None
+            self._finish(out, file)
+        finally:
+            file.close()

@@ -1,17 +1,23 @@
-"""The files of one run, written so that a crash loses at most the games in flight.
+"""The files of one run, written so that a stop loses no decision that was made.
 
-A game's own file is written whole to a temporary name and renamed into place, then its line is
-appended to ``games.jsonl`` and flushed to disk; only games listed in ``games.jsonl`` count as
-finished, so a resumed run re-plays exactly the games that were in flight.
+* Games played in worker processes (no model seats) are written when they end: the game's own
+  file whole to a temporary name, renamed into place (:meth:`RunStore.write_game`).
+* Games with model seats are streamed (:meth:`RunStore.open_game`): the start line, then each
+  decision line appended and flushed as it is made, then the end line; a stopped game's file holds
+  every decision made so far and :meth:`RunStore.partial_game` reads it back for ``--resume``.
+
+Then the game's line is appended to ``games.jsonl`` and flushed to disk; only games listed in
+``games.jsonl`` count as finished, so a resumed run continues exactly the games that were in
+flight.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,6 +40,34 @@ def _append_line(path: Path, text: str) -> None:
         f.write(redact(text) + "\n")
         f.flush()
         os.fsync(f.fileno())
+
+
+class GameFile:
+    """The open file of a streamed game: decision lines are appended and flushed one by one."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._f: IO[str] | None = path.open("a", encoding="utf-8")
+
+    def add(self, decision: DecisionLine) -> None:
+        if self._f is None:
+            raise ValueError(f"{self.path} is closed")
+        self._f.write(_json(decision) + "\n")
+        self._f.flush()
+
+    def end(self, end: GameEnd) -> None:
+        """Append the end line, flush it to disk and close the file."""
+        if self._f is None:
+            raise ValueError(f"{self.path} is closed")
+        self._f.write(_json(end) + "\n")
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self.close()
+
+    def close(self) -> None:
+        if self._f is not None:
+            self._f.close()
+            self._f = None
 
 
 class RunStore:
@@ -65,6 +99,25 @@ class RunStore:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        _append_line(self.games_path, record.model_dump_json())
+
+    def open_game(self, start: GameStart, decisions: Sequence[DecisionLine] = ()) -> GameFile:
+        """Start the streamed file of a game with its start line and ``decisions`` (those of a
+        resumed game), replacing any earlier file atomically; returns it open for appending."""
+        path = self.games_dir / f"{start.game_id}.jsonl"
+        tmp = path.with_suffix(".jsonl.tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(_json(start) + "\n")
+            for d in decisions:
+                f.write(_json(d) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return GameFile(path)
+
+    def end_game(self, file: GameFile, end: GameEnd, record: GameRecord) -> None:
+        """Finish a streamed game: its end line, then its line in ``games.jsonl``."""
+        file.end(end)
         _append_line(self.games_path, record.model_dump_json())
 
     def add_system_prompt(self, sha: str, text: str) -> None:
@@ -110,6 +163,35 @@ class RunStore:
         except (ValidationError, IndexError):
             raise RecordError(f"{path}: not a complete game record") from None
         return start, decisions, end
+
+    def partial_game(self, game_id: str) -> tuple[GameStart, list[DecisionLine]] | None:
+        """The start and the decisions recorded so far of a game that did not finish, or
+        ``None`` when it has no file (or not even a start line).
+
+        A torn last line (a kill mid-write) and an end line written just before a kill are
+        ignored: the game is continued from its decisions.
+        """
+        path = self.games_dir / f"{game_id}.jsonl"
+        if not path.exists():
+            return None
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        try:
+            start = GameStart.model_validate_json(lines[0]) if lines else None
+        except ValidationError:
+            start = None
+        if start is None:
+            return None
+        decisions: list[DecisionLine] = []
+        for i, line in enumerate(lines[1:], 2):
+            if '"kind":"game_end"' in line:
+                break
+            try:
+                decisions.append(DecisionLine.model_validate_json(line))
+            except ValidationError:
+                if i == len(lines):
+                    break  # torn final line of a killed run
+                raise RecordError(f"{path}: line {i} is not a decision record") from None
+        return start, decisions
 
     def iter_decisions(self, game_id: str) -> Iterator[DecisionLine]:
         yield from self.read_game(game_id)[1]

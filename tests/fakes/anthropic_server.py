@@ -74,7 +74,7 @@ class FakeAnthropicServer(FakeServer):
                 )
             else:
                 content.append({"type": "text", "text": answer_text})
-        prompt_tokens = estimate_tokens(prompt_text(body))
+        prompt_tokens = self.script.usage_tokens or estimate_tokens(prompt_text(body))
         cached = min(self.script.cached_tokens, prompt_tokens)
         output_tokens = estimate_tokens(answer_text) + (
             estimate_tokens(reasoning) if reasoning else 0

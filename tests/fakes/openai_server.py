@@ -76,7 +76,7 @@ class FakeOpenAIServer(FakeServer):
                 message["content"] = answer_text
         if reasoning:
             message["reasoning_content"] = reasoning
-        prompt_tokens = estimate_tokens(prompt_text(body))
+        prompt_tokens = self.script.usage_tokens or estimate_tokens(prompt_text(body))
         reasoning_tokens = estimate_tokens(reasoning) if reasoning else 0
         completion_tokens = estimate_tokens(answer_text) + reasoning_tokens
         return (

@@ -11,6 +11,7 @@ Every request body is recorded (``script.requests``) so tests can inspect what t
 from __future__ import annotations
 
 import json
+import random
 import re
 import threading
 from collections import deque
@@ -211,8 +212,20 @@ class Script:
     cached_tokens: int = 0
     default: Callable[[Mapping[str, Any]], Behaviour] | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
+    # huge usage: every answer reports this many prompt tokens (spending caps trip in a few calls)
+    usage_tokens: int | None = None
+    # slow server: every model request waits delay_s plus up to delay_spread_s (a seeded draw)
+    delay_s: float = 0.0
+    delay_spread_s: float = 0.0
     _queue: deque[Behaviour] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    def next_delay(self) -> float:
+        """Seconds the next model request waits before it is handled (slow server)."""
+        with self._lock:
+            spread = self._rng.uniform(0.0, self.delay_spread_s) if self.delay_spread_s else 0.0
+        return self.delay_s + spread
 
     # --- scripting (each returns self so calls chain) ---
     def push(self, behaviour: Behaviour) -> Script:

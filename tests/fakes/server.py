@@ -99,6 +99,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         fake.script.record(RecordedRequest("POST", self.path, dict(self.headers.items()), body))
         behaviour = fake.script.next_behaviour(body)
+        delay = fake.script.next_delay()  # a slow server
+        if delay and fake.stopping.wait(delay):
+            self._reset()
+            return
         if isinstance(behaviour, Reset):
             self._reset()
             return

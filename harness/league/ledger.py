@@ -1,0 +1,117 @@
+"""The spend ledger of a run: ``results/<run>/spend.jsonl``, one :class:`SpendLine` per model call.
+
+Every call a model seat sends is written here as it ends — answered (with the tokens and dollar
+cost the provider reported), failed, or cancelled by a stopping run — including the calls of
+games that are later abandoned or void.  Lines are appended and flushed one by one; a torn last
+line (a kill mid-write) is ignored when the ledger is read back.
+
+The run's spending caps count the ledger's totals, and a resumed run starts from them, so a cap
+holds across any number of ``--resume``.
+"""
+
+from __future__ import annotations
+
+import os
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from harness.records.store import RecordError
+
+SPEND_FILE = "spend.jsonl"
+LEDGER_SCHEMA_VERSION = 1
+
+# The game a model call belongs to (set by the runner in each game's task).
+current_game: ContextVar[str | None] = ContextVar("current_game", default=None)
+
+CallOutcome = Literal["answered", "failed", "cancelled"]
+
+
+class SpendLine(BaseModel):
+    """One model call: who made it, what came of it, and what it cost."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = LEDGER_SCHEMA_VERSION
+    at: str  # UTC time the call ended
+    game_id: str | None = None
+    player: str
+    provider: str
+    model: str
+    outcome: CallOutcome
+    error_kind: str | None = None
+    latency_s: float = 0.0
+    input_tokens: int = 0  # including cached input tokens
+    cached_input_tokens: int = 0
+    output_tokens: int = 0  # including reasoning tokens
+    reasoning_tokens: int = 0
+    cost_usd: float | None = 0.0  # None when the model's price is unknown
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class SpendLedger:
+    """Totals of the ledger at ``path`` (read when created) plus every line added since."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.calls = 0
+        self.cost_usd = 0.0
+        self.tokens = 0
+        self.unpriced_calls = 0  # answered calls whose cost is unknown
+        self._f: IO[str] | None = None
+        if self.path.exists():
+            for line in self._read():
+                self._count(line)
+        self.loaded_calls = self.calls
+
+    def _read(self) -> list[SpendLine]:
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        out = []
+        for i, text in enumerate(lines):
+            if not text.strip():
+                continue
+            try:
+                out.append(SpendLine.model_validate_json(text))
+            except ValidationError:
+                if i == len(lines) - 1:
+                    continue  # torn final line of a killed run
+                raise RecordError(f"{self.path}: line {i + 1} is not a spend record") from None
+        return out
+
+    def lines(self) -> list[SpendLine]:
+        """Every line of the ledger file."""
+        return self._read() if self.path.exists() else []
+
+    def _count(self, line: SpendLine) -> None:
+        self.calls += 1
+        self.tokens += line.tokens
+        if line.cost_usd is None:
+            self.unpriced_calls += line.outcome == "answered"
+        else:
+            self.cost_usd += line.cost_usd
+
+    def add(self, line: SpendLine) -> None:
+        """Append ``line`` (flushed) and count it."""
+        if self._f is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._f = self.path.open("a", encoding="utf-8")
+        self._f.write(line.model_dump_json() + "\n")
+        self._f.flush()
+        self._count(line)
+
+    def close(self) -> None:
+        if self._f is not None:
+            self._f.flush()
+            os.fsync(self._f.fileno())
+            self._f.close()
+            self._f = None
