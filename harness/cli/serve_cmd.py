@@ -58,14 +58,19 @@ def _check_bind(host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.agents.llm_agent import FatalModelError
     from harness.league.config import ConfigError
-    from harness.web import create_app, load_web_config
+    from harness.web import Registry, create_app, load_web_config
 
     try:
         config = load_web_config(args.config)
     except ConfigError as e:
         raise CliError(str(e)) from None
     _check_bind(args.host, args.port)
+    try:
+        Registry(config).check_models()  # a missing API key stops here, with one line
+    except (FatalModelError, ImportError) as e:
+        raise CliError(str(e)) from None
     import uvicorn
 
     models = ", ".join(config.model_players()) or "none"

@@ -39,7 +39,7 @@ def create_app(config: WebConfig | None = None, *, registry: Registry | None = N
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        reg.start()
+        await reg.start()
         try:
             yield
         finally:
@@ -157,8 +157,7 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
     elif isinstance(m, p.Create):
         conn.locale = m.locale
         room = reg.create(m.settings)
-        token = room.join(conn, m.name)
-        _joined(conn, room, token)
+        _joined(conn, room, room.join(conn, m.name))
         if m.play:
             room.start()
     elif isinstance(m, p.Join):

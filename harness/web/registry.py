@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from harness.records import RunStore
 from .config import WebConfig
 from .protocol import TableSettings
 from .rooms import Room, RoomError
+
+log = logging.getLogger(__name__)
 
 HOST_GRACE_S = 30.0
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
@@ -109,8 +112,26 @@ class Registry:
         agent.decision_seconds = decision_seconds  # the table's timer, as for every seat
         return agent  # type: ignore[no-any-return]
 
+    def check_models(self) -> None:
+        """Build (and close) each model player's provider and seat once: this imports the SDKs
+        and helpers a model seat needs (slow, so never on the event loop) and checks the API
+        key.  Raises the provider's :class:`~harness.agents.llm_agent.FatalModelError` (one
+        line) when a key is missing."""
+        from harness.agents.model_spec import build_model_seat, build_provider
+        from harness.views.names import default_names
+
+        for name, p in self.config.model_players().items():
+            assert p.model is not None
+            provider = build_provider(p.model)
+            build_model_seat(p.model, name, default_names(4), self.config.locale, provider=provider)
+            asyncio.run(provider.aclose())
+
     # ---------------------------------------------------------- housekeeping
-    def start(self) -> None:
+    async def start(self) -> None:
+        try:
+            await asyncio.to_thread(self.check_models)
+        except Exception as e:  # the table still works with bots; the seat's start will say why
+            log.warning("model seats unavailable: %s", e)
         self._task = asyncio.get_running_loop().create_task(self._housekeeping())
 
     async def _housekeeping(self) -> None:

@@ -308,6 +308,7 @@ class Room:
         if self._seat(seat).kind != "person":
             raise RoomError("bad_seat", f"seat {seat + 1} is not a person's")
         self.match.seats[seat].set_autopilot(on)
+        self.broadcast_views()  # the person is asked again, or no longer
 
     def set_speed(self, speed: str) -> None:
         self.speed = speed  # type: ignore[assignment]
@@ -316,27 +317,36 @@ class Room:
     def start(self) -> None:
         if self.playing:
             raise RoomError("started", "the game is already running")
+        empty = [i for i, s in enumerate(self.slots) if s.kind == "empty"]
         self.fill_bots()
-        self.games += 1
         seed = self.registry.new_seed()
         game = Game.new(self.settings.seats, self.settings.mode, seed)
-        game_id = self.registry.game_id(self.code, self.games)
-        seats = []
-        for i, s in enumerate(self.slots):
-            model = None
-            controller: Controller = "person" if s.kind == "person" else s.kind  # type: ignore[assignment]
-            if s.kind == "model":
-                model = self.registry.model_agent(s.player, i, game, game_id, self.names("en"),
-                                                  self.settings.decision_seconds)  # fmt: skip
-            seat = WebSeat(i, controller, s.player, self.before_decision, model)
-            seat.connected = bool(s.conns) if s.kind == "person" else True
-            seats.append(seat)
+        game_id = self.registry.game_id(self.code, self.games + 1)
+        try:
+            seats = [self._web_seat(i, game, game_id) for i in range(len(self.slots))]
+        except Exception as e:  # a model seat that cannot be built (no API key): nothing starts
+            for i in empty:
+                self.slots[i] = Slot()
+            self._changed()
+            raise RoomError("model_unavailable", f"a model seat cannot play: {e}") from None
+        self.games += 1
         entries = [self._entry(i) for i in range(len(self.slots))]
         self.match = Match(game, game_id, seats, float(self.settings.decision_seconds), entries)
         for c in self.connections():
             c.seen = 0
         self.match.task = asyncio.get_running_loop().create_task(self._run(self.match))
         self.broadcast_room()
+
+    def _web_seat(self, i: int, game: Game, game_id: str) -> WebSeat:
+        s = self.slots[i]
+        model = None
+        if s.kind == "model":
+            model = self.registry.model_agent(s.player, i, game, game_id, self.names("en"),
+                                              self.settings.decision_seconds)  # fmt: skip
+        controller: Controller = "person" if s.kind == "person" else s.kind  # type: ignore[assignment]
+        seat = WebSeat(i, controller, s.player, self.before_decision, model)
+        seat.connected = bool(s.conns) if s.kind == "person" else True
+        return seat
 
     def _entry(self, seat: int) -> SeatEntry:
         s = self.slots[seat]

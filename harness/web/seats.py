@@ -60,8 +60,15 @@ class WebSeat(Agent):
 
     @property
     def waiting(self) -> tuple[str, ...]:
-        """The options a person is being asked for now (empty when not asked)."""
-        return self._options if self._answer is not None and not self._answer.done() else ()
+        """The options the person is asked now (empty when not asked).  A person may answer as
+        soon as the decision is theirs, even during the table's pause before it."""
+        asked = (
+            self._answer is not None
+            and not self._answer.done()
+            and not self.automated
+            and len(self._options) > 1
+        )
+        return self._options if asked else ()
 
     def answer(self, option: str) -> bool:
         """A person's answer; False when the seat is not waiting for it or it is not an option."""
@@ -94,47 +101,48 @@ class WebSeat(Agent):
             self.model.new_game(game_id, seat, seed)
 
     async def choose(self, view: SeatView, options: Sequence[str]) -> str | Choice:
-        await self._before(self.seat, self.automated and len(options) > 1)
-        if self.controller == "model" and self.model is not None:
-            self.bot.observe(view)
-            return await self.model.choose(view, options)
-        if self.controller == "bot" or len(options) == 1:
-            return self.bot.decide(view, options)
-        self.bot.observe(view)
-        return await self._ask_person(view, options)
-
-    async def _ask_person(self, view: SeatView, options: Sequence[str]) -> str | Choice:
-        loop = asyncio.get_running_loop()
-        self._answer = answer = loop.create_future()
+        self._answer = answer = asyncio.get_running_loop().create_future()
         self._options = tuple(options)
-        started = time.monotonic()
         try:
-            while True:
-                if self.autopilot or self.controller != "person":
-                    pick = self.bot.decide(view, options)
-                    return Choice(pick, fallback="autopilot") if self.autopilot else pick
-                if answer.done():
-                    return answer.result()
-                wait: float | None = None
-                if not self.connected:
-                    since = max(started, self.disconnected_at)
-                    wait = DISCONNECTED_SECONDS - (time.monotonic() - since)
-                    if wait <= 0:
-                        return Choice(
-                            simplest_for_view(view, options),
-                            fallback="timeout",
-                            error=f"disconnected: no answer within {DISCONNECTED_SECONDS:g} s",
-                        )
-                self._changed.clear()
-                changed = asyncio.ensure_future(self._changed.wait())
-                try:
-                    await asyncio.wait((answer, changed), timeout=wait,
-                                       return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
-                finally:
-                    changed.cancel()
+            await self._before(self.seat, self.automated and len(options) > 1)
+            if self.controller == "model" and self.model is not None:
+                self.bot.observe(view)
+                return await self.model.choose(view, options)
+            if self.controller == "bot" or len(options) == 1:
+                return self.bot.decide(view, options)
+            self.bot.observe(view)
+            return await self._ask_person(view, options, answer)
         finally:
             self._answer = None
             self._options = ()
+
+    async def _ask_person(
+        self, view: SeatView, options: Sequence[str], answer: asyncio.Future[str]
+    ) -> str | Choice:
+        started = time.monotonic()
+        while True:
+            if self.autopilot or self.controller != "person":
+                pick = self.bot.decide(view, options)
+                return Choice(pick, fallback="autopilot") if self.autopilot else pick
+            if answer.done():
+                return str(answer.result())
+            wait: float | None = None
+            if not self.connected:
+                since = max(started, self.disconnected_at)
+                wait = DISCONNECTED_SECONDS - (time.monotonic() - since)
+                if wait <= 0:
+                    return Choice(
+                        simplest_for_view(view, options),
+                        fallback="timeout",
+                        error=f"disconnected: no answer within {DISCONNECTED_SECONDS:g} s",
+                    )
+            self._changed.clear()
+            changed = asyncio.ensure_future(self._changed.wait())
+            try:
+                await asyncio.wait((answer, changed), timeout=wait,
+                                   return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+            finally:
+                changed.cancel()
 
     async def aclose(self) -> None:
         if self.model is not None:

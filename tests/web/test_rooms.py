@@ -79,7 +79,8 @@ def test_reconnecting_restores_the_seat_and_the_whole_view(tmp_path: Path) -> No
 
 
 def test_autopilot_takes_a_seat_and_gives_it_back(tmp_path: Path) -> None:
-    with LiveServer(tmp_path) as srv:
+    pause = {"slow": 0.01, "normal": 0.01, "fast": 0.01}  # a pause before each bot move
+    with LiveServer(tmp_path, pauses=pause) as srv:
         a, b = start_room(srv.ws_url, seats=4, people=2)
         code = a.frames[0]["code"]
         room = srv.registry.rooms[code]
@@ -103,6 +104,7 @@ def test_autopilot_takes_a_seat_and_gives_it_back(tmp_path: Path) -> None:
     assert auto, "the bot played Bob's seat while on autopilot"
     assert by_hand and max(by_hand) > max(auto), "Bob played again after the seat was given back"
     assert all(d.player == "P1" for d in bob)
+    assert not any(d.fallback == "timeout" for d in decisions), "nobody was left unasked"
     outcome = next(o for o in g.seat_outcomes if o.seat == 1)
     assert outcome.kind == "human" and outcome.fallbacks["autopilot"] == len(auto)
 
