@@ -13,7 +13,7 @@ from typing import Any
 from harness.engine import Game
 from harness.engine.roles import MODES
 
-from . import bots_bench_cmd, league_bench_cmd, llm_bench_cmd, report_bench_cmd
+from . import bots_bench_cmd, league_bench_cmd, llm_bench_cmd, report_bench_cmd, serve_bench_cmd
 from .args import positive_int, seat_count
 from .progress import Progress
 
@@ -35,6 +35,7 @@ def register(sub: Any) -> None:
     league_bench_cmd.register_bench(bsub)
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
+    serve_bench_cmd.register_bench(bsub)
 
 
 def play_random_games(

@@ -22,6 +22,7 @@ from . import (
     replay_cmd,
     report_cmd,
     rules_cmd,
+    serve_cmd,
 )
 from .errors import CliError, error_line
 from .help_format import DefaultsHelpFormatter
@@ -38,6 +39,7 @@ COMMANDS = (
     prompt_stats_cmd,
     bench_cmd,
     balance_cmd,
+    serve_cmd,
 )
 
 
