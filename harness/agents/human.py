@@ -1,7 +1,12 @@
-"""A person at the terminal: sees the Markdown view and numbered options, answers by number or id.
+"""A person at the terminal: sees the table, their hand and the numbered options drawn with rich
+(:mod:`harness.views.terminal`), answers by number or option id.
 
-Input is read without blocking the event loop (so the decision timer can expire while a person is
-thinking); an invalid answer re-asks with a clear message.
+* Only what changed is printed again: the events since the person's last decision, the seat rows
+  that changed (the whole table at the start of a round, when most rows changed, or on ``t``),
+  and the hand-and-options panel.
+* A decision with a single option is made at once, with a one-line note.
+* Input is read without blocking the event loop (so the decision timer can expire while a person
+  is thinking); an invalid answer re-asks with a clear message; ``?`` explains the answers.
 """
 
 from __future__ import annotations
@@ -10,13 +15,21 @@ import asyncio
 import os
 import sys
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
-from harness.engine import SeatView
+from rich.console import Console
+
+from harness.engine import SeatView, parse_action
+from harness.views.context import view_context
+from harness.views.narrate import Narrator
+from harness.views.options import option_label
+from harness.views.terminal import TableDiff, colored, options_panel, seat_table, words
 
 from .base import Agent
 from .seat import FatalSeatError
+
+WIDE = 120  # a pipe or a file gets rows this wide rather than folded cells
 
 
 class InputClosed(FatalSeatError):
@@ -68,33 +81,94 @@ def parse_choice(text: str, options: Sequence[str]) -> str | None:
     return text if text in options else None
 
 
+def console_for(out: TextIO | None = None) -> Console:
+    """A rich console on ``out`` (stdout): colours on a terminal, wide plain rows elsewhere."""
+    stream = out or sys.stdout
+    tty = stream.isatty()
+    return Console(file=stream, highlight=False, width=None if tty else WIDE)
+
+
+class Screen:
+    """What a person at one seat sees, printed to a rich console."""
+
+    def __init__(self, names: Sequence[str], locale: str, console: Console) -> None:
+        self.names = list(names)
+        self.locale = locale
+        self.console = console
+        self.words = words(locale)
+        self.narrator = Narrator(self.names, locale)
+        self.diff = TableDiff()
+
+    def label(self, view: SeatView, option: str) -> str:
+        kind = view.pending.kind if view.pending else ""
+        try:
+            return option_label(parse_action(option), kind, view, self.names, self.locale)
+        except Exception:  # an option the labeller does not know: show its id
+            return option
+
+    def feed(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.console.print(colored(line))
+
+    def show(self, view: SeatView, whole: bool = False) -> None:
+        """The events since the last decision, the changed seat rows, the hand and options."""
+        ctx = view_context(view, self.names, self.locale)
+        if ctx["feed"] and not whole:
+            self.console.rule(self.words.feed, align="left", style="dim")
+            self.feed(ctx["feed"])
+        changed = self.diff.changes(ctx)
+        if whole or changed is None:
+            self.console.print(seat_table(ctx))
+        elif changed:
+            self.console.print(seat_table(ctx, only=changed, title=self.words.changed))
+        self.console.print(options_panel(ctx))
+
+    def forced(self, view: SeatView, option: str) -> None:
+        ctx = view_context(view, self.names, self.locale)
+        self.feed(ctx["feed"])
+        self.console.print(colored(self.words.forced(self.label(view, option)), "italic"))
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(colored(text, style))
+
+
 class HumanAgent(Agent):
     kind = "human"
 
     def __init__(
         self,
         name: str,
-        render: Callable[[SeatView], str],
+        screen: Screen,
         reader: LineReader | None = None,
-        out: TextIO | None = None,
     ) -> None:
         super().__init__(name)
-        self.render = render
+        self.screen = screen
         self.reader = reader or LineReader(sys.stdin.fileno())
-        self.out = out or sys.stdout
 
     async def choose(self, view: SeatView, options: Sequence[str]) -> str:
-        self.out.write("\n" + self.render(view))
+        screen = self.screen
+        if len(options) == 1:  # nothing to choose: made at once, said in one line
+            screen.forced(view, options[0])
+            return options[0]
+        screen.show(view)
+        w: Any = screen.words
+        out = screen.console.file
         while True:
-            self.out.write(f"Your choice (1–{len(options)} or an option id): ")
-            self.out.flush()
+            out.write(str(w.prompt(len(options))))
+            out.flush()
             line = await self.reader.readline()
             if line is None:
                 raise InputClosed("input ended")
-            choice = parse_choice(line, options)
+            if not os.isatty(self.reader.fd):
+                out.write("\n")  # the answer was not echoed: the next text starts a line
+            text = line.strip()
+            if text in ("t", "?"):
+                if text == "t":
+                    screen.show(view, whole=True)
+                else:
+                    screen.say(str(w.help(len(options))))
+                continue
+            choice = parse_choice(text, options)
             if choice is not None:
                 return choice
-            self.out.write(
-                f"'{line.strip()}' is not an option: enter a number from 1 to {len(options)} "
-                "or an option id exactly as shown.\n"
-            )
+            screen.say(str(w.invalid(text, len(options))), "yellow")

@@ -1,34 +1,36 @@
 """``bangarena play`` — a person plays in the terminal at a table of bots or random seats;
-``--watch`` shows a game between automated seats move by move."""
+``--watch`` shows a game between automated seats move by move, paced by ``--speed``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 from harness.agents import Agent, Decided, RandomAgent
-from harness.agents.human import HumanAgent, InputClosed
+from harness.agents.human import HumanAgent, InputClosed, Screen, console_for
 from harness.agents.table import play_game
-from harness.engine import Game, SeatView, filter_event, parse_action
+from harness.engine import Game, SeatView, filter_event
 from harness.engine.roles import MODES
 from harness.views.names import LOCALES, default_names
-from harness.views.narrate import Narrator
-from harness.views.options import option_label
-from harness.views.render import render_markdown
 
 from .args import seat_count
 from .errors import CliError
 
 TABLE_TIMES = (15, 30, 60, 90)
+# seconds between automated moves when watching in a terminal (RULES.md §11: slow/normal/fast)
+SPEEDS = {"slow": 2.0, "normal": 0.8, "fast": 0.25}
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "play",
         help="play a game in the terminal against bots (or --watch automated seats)",
-        description="You see the same Markdown view and options a model sees; answer by number "
-        "or option id. Ctrl-C ends the game.",
+        description="You see the table, your hand and the options a model sees, drawn as a "
+        "table; answer by number or option id (t shows the whole table, ? explains). A move "
+        "with a single option is made for you. Ctrl-C ends the game.",
     )
     p.add_argument("--seats", type=seat_count, default=5, help="seats at the table (4-8)")
     p.add_argument("--mode", choices=MODES, default="classic", help="role mode")
@@ -40,6 +42,9 @@ def register(sub: Any) -> None:
     p.add_argument("--opponents", choices=("bots", "random"), default="bots",
                    help="who sits at the other seats: rule bots or random players")  # fmt: skip
     p.add_argument("--watch", action="store_true", help="all seats automated; print every move")
+    p.add_argument("--speed", choices=tuple(SPEEDS), default="normal",
+                   help="--watch pace in a terminal: pause between moves slow 2 s, normal "
+                   "0.8 s, fast 0.25 s (none when the output is not a terminal)")  # fmt: skip
     p.add_argument("--locale", choices=LOCALES, default="en", help="language of the table")
     p.set_defaults(func=run)
 
@@ -65,16 +70,23 @@ def automated(kind: str, i: int, seed: int) -> Agent:
     return RandomAgent(f"Random {i}", seed + i)
 
 
-def run(args: argparse.Namespace) -> int:
+def pause_for(speed: str, terminal: bool) -> float:
+    """Seconds to wait after each automated move when watching."""
+    return SPEEDS[speed] if terminal else 0.0
+
+
+def run(args: argparse.Namespace, sleep: Callable[[float], None] = time.sleep) -> int:
     if not args.watch and not 0 <= args.seat < args.seats:
         raise CliError(f"--seat must be 0..{args.seats - 1}")
     names = default_names(args.seats)
-    narrator = Narrator(names, args.locale)
+    console = console_for()
+    screen = Screen(names, args.locale, console)
     game = Game.new(args.seats, args.mode, args.seed)
     agents = [automated(args.opponents, i, args.seed) for i in range(args.seats)]
     human = -1 if args.watch else args.seat
     if human >= 0:
-        agents[human] = HumanAgent(names[human], lambda v: render_markdown(v, names, args.locale))
+        agents[human] = HumanAgent(names[human], screen)
+    pause = pause_for(args.speed, console.is_terminal) if args.watch else 0.0
     seen = 0  # events already shown (watch: narrated; human: in their last view)
 
     def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
@@ -84,17 +96,15 @@ def run(args: argparse.Namespace) -> int:
             if seat == human:
                 seen = view.event_count
         else:
-            for e in g.events[seen:]:
-                line = narrator.line(filter_event(e, -1))
-                if line:
-                    print(line)
+            lines = screen.narrator.lines([filter_event(e, -1) for e in g.events[seen:]])
+            screen.feed(lines)
             seen = len(g.events)
-        label = option_label(parse_action(decided.option), view.pending.kind, view, names,
-                             args.locale) if view.pending else decided.option  # fmt: skip
         if decided.fallback == "timeout" and seat == human:
-            print(f"⏱ Time is up — the simplest move was made for you: {label}")
+            screen.say(screen.words.timeout(screen.label(view, decided.option)), "bold yellow")
         elif decided.fallback and human < 0:
-            print(f"  ({names[seat]}: {decided.fallback} — fallback move {decided.option})")
+            screen.say(screen.words.fallback(names[seat], decided.fallback, decided.option))
+        if pause:
+            sleep(pause)
 
     try:
         result = asyncio.run(
@@ -102,13 +112,11 @@ def run(args: argparse.Namespace) -> int:
                       on_decision=on_decision)
         )  # fmt: skip
     except InputClosed:
-        print("\nInput ended — the game is abandoned.")
+        console.print()
+        screen.say(screen.words.abandoned)
         return 0
-    for e in game.events[seen:]:
-        line = narrator.line(filter_event(e, human))
-        if line:
-            print(line)
+    screen.feed(screen.narrator.lines([filter_event(e, human) for e in game.events[seen:]]))
     if human >= 0:
         won = human in result.winners
-        print("You win!" if won else "You lose.")
+        screen.say(screen.words.win if won else screen.words.lose, "bold")
     return 0

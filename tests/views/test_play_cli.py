@@ -25,7 +25,8 @@ def test_person_plays_a_whole_game_by_number_and_id() -> None:
     assert p.returncode == 0, p.stderr
     out = p.stdout
     assert "'nonsense' is not an option: enter a number from 1 to" in out
-    assert "**Decision — Ada (you):**" in out and "Your choice (1–" in out
+    assert "Your hand (" in out and "turn: Ada" in out and "Your choice (1–" in out
+    assert "**" not in out  # drawn as a table and a panel, not raw Markdown
     assert out.rstrip().endswith(("You win!", "You lose.", "the game is abandoned."))
     assert "Game over" in out or "abandoned" in out
     assert "Traceback" not in p.stderr

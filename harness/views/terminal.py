@@ -1,0 +1,158 @@
+"""A seat view for a person at a terminal, drawn with rich: the seats as a real table, ♥ and
+card suits in colour, the hand, what the seat knows and the options in one panel.
+
+Everything shown comes from :func:`harness.views.context.view_context` (the same content as the
+Markdown view a model reads); the words around it come from ``prompts/terminal.<locale>.j2``.
+:class:`TableDiff` remembers what was last drawn so a screen can print only the seat rows that
+changed since then.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from rich import box
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from harness.paths import PROMPTS_DIR
+
+__all__ = ["TableDiff", "colored", "options_panel", "seat_rows", "seat_table", "words"]
+
+RED_SUIT = re.compile(r"[♥♦](?:10|[2-9JQKA])?")
+BLACK_SUIT = re.compile(r"[♠♣](?:10|[2-9JQKA])?")
+HEARTS = re.compile(r"♥")
+
+
+@lru_cache(maxsize=4)
+def words(locale: str) -> Any:
+    """The terminal strings and macros of ``locale`` (``prompts/terminal.<locale>.j2``)."""
+    env = Environment(
+        loader=FileSystemLoader(PROMPTS_DIR), undefined=StrictUndefined, autoescape=False
+    )
+    return env.get_template(f"terminal.{locale}.j2").make_module()
+
+
+def colored(text: str, style: str = "") -> Text:
+    """``text`` with red ♥/♦ cards and bold ♠/♣ cards."""
+    out = Text(text, style=style)
+    out.highlight_regex(RED_SUIT, "bold red")
+    out.highlight_regex(BLACK_SUIT, "bold")
+    return out
+
+
+def _hp(seat: dict[str, Any]) -> Text:
+    if not seat["alive"]:
+        return Text("☠", style="dim")
+    hp, top = seat["hp"], seat["max_hp"]
+    style = "bold red" if hp <= 1 else "red"
+    return Text.assemble(("♥" * hp, style), ("♡" * max(0, top - hp), "dim red"), f" {hp}/{top}")
+
+
+def seat_rows(ctx: dict[str, Any]) -> list[tuple[str, ...]]:
+    """One tuple of cell texts per seat (what a row shows; compared to find changes)."""
+    w = words(ctx["locale"])
+    rows = []
+    for s in ctx["seats"]:
+        rows.append(
+            (
+                s["name"] + (f" ({w.you})" if s["you"] else ""),
+                s["character_name"],
+                f"{s['hp']}/{s['max_hp']}" if s["alive"] else "☠",
+                str(s["hand"]),
+                "—" if s["distance"] is None else str(s["distance"]),
+                ", ".join(s["in_play"]) or "—",
+                f"{s['weapon'] or w.revolver} ({s['range']})",
+                ", ".join(s["upgrade_names"]) or "—",
+                s["role_name"] or w.unknown_role,
+            )
+        )
+    return rows
+
+
+def seat_table(
+    ctx: dict[str, Any], only: Sequence[int] | None = None, title: str | None = None
+) -> Table:
+    """The seats as a table (``only``: just those seats' rows)."""
+    w = words(ctx["locale"])
+    table = Table(box=box.SIMPLE_HEAVY, title=title, title_justify="left", pad_edge=False)
+    for i, col in enumerate(w.columns):
+        table.add_column(col, justify="right" if i in (3, 4) else "left", no_wrap=i in (0, 2))
+    turn = ctx["table"]["turn"]
+    deciding = ctx["decision"]["seat"] if ctx["decision"] else None
+    for s, cells in zip(ctx["seats"], seat_rows(ctx), strict=True):
+        if only is not None and s["seat"] not in only:
+            continue
+        marker = "▶ " if s["seat"] == turn else ("… " if s["seat"] == deciding else "  ")
+        style = "dim" if not s["alive"] else ("bold" if s["you"] else "")
+        name = Text(marker + cells[0], style=style + (" yellow" if s["seat"] == turn else ""))
+        role = Text(cells[8], style="magenta" if s["role_name"] else "dim")
+        table.add_row(
+            name,
+            Text(cells[1], style=style),
+            _hp(s),
+            cells[3],
+            cells[4],
+            colored(cells[5]),
+            colored(cells[6]),
+            cells[7],
+            role,
+        )
+    return table
+
+
+def options_panel(ctx: dict[str, Any]) -> Panel:
+    """The seat's hand, what it knows and the decision with its numbered options."""
+    w = words(ctx["locale"])
+    t = ctx["table"]
+    parts: list[Any] = [Text(w.who(ctx["you"], t["mode"]), style="italic")]
+    hand = ctx["hand"]
+    parts.append(Text(f"{w.your_hand} ({len(hand)}):" + ("" if hand else f" {w.empty}"), "bold"))
+    for c in hand:
+        parts.append(colored(f"  • {c['label']}").append(f" — {c['effect']}", style="dim"))
+    known = [w.knowledge(k) for k in ctx["knowledge"]]
+    if ctx["known_deck_top"]:
+        known.append(w.deck_top(ctx["known_deck_top"]))
+    if ctx["looking"]:
+        known.append(w.looking(ctx["looking"]))
+    if known:
+        parts.append(Text(f"{w.you_know}:", "bold"))
+        parts += [colored(f"  • {k}") for k in known]
+    d = ctx["decision"]
+    if d is not None:
+        parts.append(colored(d["header"], "bold cyan"))
+        for o in d["options"]:
+            parts.append(
+                Text.assemble((f"{o['n']:>3}. ", "bold"), (o["id"], "green"), " — ").append_text(
+                    colored(o["label"])
+                )
+            )
+    return Panel(Group(*parts), title=w.header(t, d), subtitle=colored(w.table_line(t)))
+
+
+@dataclass
+class TableDiff:
+    """What was last drawn; :meth:`changes` says which seat rows differ now."""
+
+    rows: list[tuple[str, ...]] = field(default_factory=list)
+    round: int = -1
+
+    def changes(self, ctx: dict[str, Any]) -> list[int] | None:
+        """Seats whose row changed, or ``None`` when the whole table should be drawn (first
+        time, a new round, or most rows changed).  Remembers ``ctx`` as drawn."""
+        rows = seat_rows(ctx)
+        rnd = ctx["table"]["round"]
+        if not self.rows or rnd != self.round or len(rows) != len(self.rows):
+            changed = None
+        else:
+            diff = [i for i, (a, b) in enumerate(zip(rows, self.rows, strict=True)) if a != b]
+            changed = None if len(diff) > len(rows) // 2 else diff
+        self.rows, self.round = rows, rnd
+        return changed
