@@ -74,8 +74,12 @@ async def decide(
     try:
         # asyncio.timeout runs the agent in this task: a cancellation of the game (a stopping
         # run) always reaches it, and an agent's error is never left in an orphaned task.
-        async with asyncio.timeout(cutoff(agent, timeout)):
+        limit = cutoff(agent, timeout)
+        if limit is None:
             answer = await agent.choose(view, options)
+        else:
+            async with asyncio.timeout(limit):
+                answer = await agent.choose(view, options)
     except TimeoutError:
         reason, error = "timeout", f"no answer within {timeout:g} s"
     except FatalSeatError:

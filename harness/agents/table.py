@@ -149,13 +149,6 @@ class Table:
             else:
                 self.model_fallback_streak = 0
 
-    async def _apply(self, view: SeatView, decided: Decided) -> None:
-        if self.on_decision is not None:
-            r = self.on_decision(self.game, view, decided)
-            if r is not None:
-                await r
-        self.game.apply(decided.option)
-
     async def step(self) -> Decided:
         """Ask the pending seat and apply its answer (or the fallback)."""
         seat, options, view = self._next_view()
@@ -168,7 +161,11 @@ class Table:
             self.autopilots[seat] if self.autopilots else None,
         )
         self._count(seat, options, decided)
-        await self._apply(view, decided)
+        if self.on_decision is not None:
+            r = self.on_decision(self.game, view, decided)
+            if r is not None:
+                await r
+        self.game.apply(decided.option)
         return decided
 
     async def replay(self, rec: Recorded) -> Decided:

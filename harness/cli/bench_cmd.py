@@ -13,7 +13,15 @@ from typing import Any
 from harness.engine import Game
 from harness.engine.roles import MODES
 
-from . import bots_bench_cmd, league_bench_cmd, llm_bench_cmd, report_bench_cmd, serve_bench_cmd
+from . import (
+    bots_bench_cmd,
+    caps_bench_cmd,
+    deadline_bench_cmd,
+    league_bench_cmd,
+    llm_bench_cmd,
+    report_bench_cmd,
+    serve_bench_cmd,
+)
 from .args import positive_int, seat_count
 from .progress import Progress
 
@@ -33,6 +41,8 @@ def register(sub: Any) -> None:
     e.set_defaults(func=run_engine)
     bots_bench_cmd.register_bench(bsub)
     league_bench_cmd.register_bench(bsub)
+    caps_bench_cmd.register_bench(bsub)
+    deadline_bench_cmd.register_bench(bsub)
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)

@@ -128,7 +128,10 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, st
                 if sep:
                     headers[key.strip().lower()] = value.strip()
             length = int(headers.get("content-length") or 0)
-            raw = await reader.readexactly(length) if length else b""
+            try:
+                raw = await reader.readexactly(length) if length else b""
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return  # the client gave up while sending (a cancelled call)
             status = 404
             payload: dict[str, Any] = {"error": {"message": f"no route {method} {path}"}}
             route = path.split("?", 1)[0].rstrip("/")

@@ -60,6 +60,8 @@ class ModelSeats:
         self.ledger = SpendLedger(run_dir / SPEND_FILE)
         self.on_spend: Callable[[float, int], None] | None = None
         self.stopping = False
+        # wraps each built provider (benchmarks add a simulated latency here)
+        self.wrap_provider: Callable[[Any], Any] | None = None
         self._limiters: dict[str, RateLimiter] = {}
         self._providers: dict[str, Any] = {}
         self._specs: dict[str, ModelSpec] = {}
@@ -102,8 +104,11 @@ class ModelSeats:
             def on_call(reply: Any, error: BaseException | None, cancelled: bool, s: float) -> None:
                 self._on_call(player, reply, error, cancelled, s)
 
+            inner = build_provider(spec)
+            if self.wrap_provider is not None:
+                inner = self.wrap_provider(inner)
             self._providers[player] = LimitedProvider(
-                build_provider(spec),
+                inner,
                 self._limiters[spec.provider],
                 on_call=on_call,
                 stopping=lambda: self.stopping,
