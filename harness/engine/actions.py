@@ -26,6 +26,7 @@ Cards in hand are named by type: the engine uses the most recently received copy
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final, NamedTuple
 
 from .errors import MalformedAction
@@ -70,3 +71,9 @@ def parse_action(text: str) -> Action:
 END: Final = Action("end")
 TAKE: Final = Action("take")
 FLASK: Final = Action("flask")
+
+
+@cache
+def action_id(action: Action) -> str:
+    """``action.id``, remembered: the same few hundred actions recur in every game."""
+    return action.id

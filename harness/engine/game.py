@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from .actions import Action, parse_action
+from .actions import Action, action_id, parse_action
 from .cards import CARD_FACE, N_CARDS
 from .characters import CHARACTERS, character_hp
 from .combat import CombatMixin
@@ -28,10 +28,11 @@ from .roles import (
     marshal_hp_bonus,
     role_list,
 )
-from .state import Decision, Frame, Seat
+from .state import Decision, Seat
 from .turn import TurnMixin
 
 Handler = Callable[..., None]
+_new_decision = tuple.__new__  # Decision(seat, kind, options) without the Python-level __new__
 
 
 class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
@@ -67,7 +68,6 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         self.winning_side = None
         self.winners = ()
         self.history: list[str] = []
-        self._frame: Frame = ()
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -134,16 +134,28 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
     # ----------------------------------------------------------- interpreter
     def run(self) -> None:
         """Run frames until a decision is pending or the game is over."""
+        if self.pending is not None:
+            return
         stack = self.stack
         frames = self._FRAMES
-        while self.pending is None and stack:
+        while stack:
             frame = stack.pop()
-            self._frame = frame
-            frames[frame[0]](self, *frame[1:])
+            n = len(frame)  # spelled out for the common sizes: a call without a slice is faster
+            if n == 2:
+                frames[frame[0]](self, frame[1])
+            elif n == 1:
+                frames[frame[0]](self)
+            elif n == 3:
+                frames[frame[0]](self, frame[1], frame[2])
+            else:
+                frames[frame[0]](self, *frame[1:])
+            if self.pending is not None:  # the frame asked: it resumes with the answer
+                self.pending_frame = frame
+                return
 
     def ask(self, seat: int, kind: str, options: tuple[Action, ...]) -> None:
-        self.pending = Decision(seat, kind, options)
-        self.pending_frame = self._frame
+        """Called by a frame that needs a decision; :meth:`run` stops after that frame."""
+        self.pending = _new_decision(Decision, (seat, kind, options))
 
     # -------------------------------------------------------------- public API
     @property
@@ -162,7 +174,7 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
             raise GameOver("the game is over; no action can be applied")
         if isinstance(action, str):
             action = parse_action(action)
-        if action not in d.options:
+        if action not in d[2]:
             raise IllegalAction(
                 f"illegal action {action.id!r} for seat {d.seat} ({d.kind}); "
                 f"legal: {', '.join(d.option_ids)}"
@@ -171,8 +183,11 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         assert frame is not None
         self.pending = None
         self.pending_frame = None
-        self.history.append(action.id)
-        self._DECIDE[frame[0]](self, action, *frame[1:])
+        self.history.append(action_id(action))
+        if len(frame) == 2:  # the common size, called without a slice
+            self._DECIDE[frame[0]](self, action, frame[1])
+        else:
+            self._DECIDE[frame[0]](self, action, *frame[1:])
         self.run()
 
     def result(self) -> dict[str, Any]:

@@ -7,26 +7,60 @@ Order: card types in the order of RULES.md §1, then target seat, then the named
 from __future__ import annotations
 
 from .actions import END, TAKE, Action
-from .cards import CARD_FACE, CARD_TYPE, TYPE_ORDER, WEAPON_RANGE
-from .roles import UPGRADES
+from .cards import CARD_FACE, CARD_TYPE, CARD_TYPES, TYPE_ORDER, WEAPON_RANGE
+from .roles import MAX_SEATS, UPGRADES
 from .state import GameState, Seat
 
 _SELF_BLUE = ("cover", "horse", "scope", "dynamite")
 _UNTARGETED = ("raid", "wagon", "bazaar", "caravan", "buckshot")
 
+# Card types by their place in RULES.md §1, and each physical card's place: sorting small ints
+# is the hot path of every decision.
+_TYPE_IDS: tuple[str, ...] = tuple(t.id for t in CARD_TYPES)
+_CARD_ORDER: tuple[int, ...] = tuple(TYPE_ORDER[t] for t in CARD_TYPE)
+
+# How a card type is offered in the play phase (the branches of ``play_options``); a Ricochet is
+# not playable in the play phase, except by Two-Face, who plays it as a Shot.
+_NONE, _SHOT, _FLASK, _SNATCH, _KNOCK, _DUEL, _PLAIN, _SALOON, _JAIL, _SELF = range(10)
+_PLAY_KIND: dict[str, int] = {
+    "shot": _SHOT, "ricochet": _NONE, "flask": _FLASK, "snatch": _SNATCH,
+    "knock_off": _KNOCK, "duel": _DUEL, "saloon": _SALOON, "jail": _JAIL,
+    **{t: _PLAIN for t in _UNTARGETED}, **{t: _PLAIN for t in WEAPON_RANGE},
+    **{t: _SELF for t in _SELF_BLUE},
+}  # fmt: skip
+
+# Every play action built once, indexed by the card type's place: options hand out these shared
+# (immutable) values.
+_KIND_AT: tuple[int, ...] = tuple(_PLAY_KIND[t] for t in _TYPE_IDS)
+_KIND_AT_TWO_FACE: tuple[int, ...] = tuple(
+    _SHOT if t == "ricochet" else _PLAY_KIND[t] for t in _TYPE_IDS
+)
+_PLAY: tuple[Action, ...] = tuple(Action("play", t) for t in _TYPE_IDS)
+_PLAY_AT: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action("play", t, j) for j in range(MAX_SEATS)) for t in _TYPE_IDS
+)
+_TAKE_NAMES = (*_TYPE_IDS, "hand")
+_PLAY_TAKE: tuple[tuple[dict[str, Action], ...], ...] = tuple(
+    tuple({w: Action("play", t, j, w) for w in _TAKE_NAMES} for j in range(MAX_SEATS))
+    for t in _TYPE_IDS
+)
+_DISCARD: dict[str, Action] = {t: Action("discard", t) for t in _TYPE_IDS}
+
 
 def hand_types(s: Seat) -> list[str]:
     """Distinct card types in hand, in canonical order."""
-    seen = {CARD_TYPE[c] for c in s.hand}
-    return sorted(seen, key=TYPE_ORDER.__getitem__)
+    return list(map(_TYPE_IDS.__getitem__, sorted(set(map(_CARD_ORDER.__getitem__, s.hand)))))
 
 
 def takeable(t: Seat) -> list[str]:
     """What Snatch/Knock Off may name on ``t``: in-play card types, the weapon, ``hand``."""
-    names = [CARD_TYPE[c] for c in t.in_play]
+    order = _CARD_ORDER
+    places = [order[c] for c in t.in_play]
     if t.weapon >= 0:
-        names.append(CARD_TYPE[t.weapon])
-    names.sort(key=TYPE_ORDER.__getitem__)
+        places.append(order[t.weapon])
+    places.sort()
+    ids = _TYPE_IDS
+    names = [ids[i] for i in places]
     if t.hand:
         names.append("hand")
     return names
@@ -54,64 +88,74 @@ class OptionsMixin(GameState):
         return out
 
     def play_options(self, seat: int) -> tuple[Action, ...]:
-        s = self.seats[seat]
         seats = self.seats
+        s = seats[seat]
         opts: list[Action] = []
-        others = self.others_in_turn_order(seat)
-        others.sort()
-        can_shoot = self.shots_used == 0 or self.unlimited_shots(s)
-        high_noon = self.high_noon
-        dist: dict[int, int] = {}
+        others = [j for j in range(self.n) if j != seat and seats[j].alive]
+        dist: list[int] | None = None  # 0 for this seat and the eliminated ones
+        kinds = _KIND_AT_TWO_FACE if s.character == "two_face" else _KIND_AT
 
-        def d(j: int) -> int:
-            v = dist.get(j)
-            if v is None:
-                v = dist[j] = self.distance(seat, j)
-            return v
-
-        for t in hand_types(s):
-            if t == "shot" or (t == "ricochet" and s.character == "two_face"):
-                if can_shoot:
+        for i in sorted(set(map(_CARD_ORDER.__getitem__, s.hand))):
+            kind = kinds[i]
+            if kind == _NONE:
+                continue
+            if kind == _SHOT:
+                if self.shots_used == 0 or self.unlimited_shots(s):
+                    if dist is None:
+                        dist = self.distances_from(seat)
                     rng = s.weapon_range
-                    opts.extend(Action("play", t, j) for j in others if d(j) <= rng)
-            elif t == "flask":
+                    acts = _PLAY_AT[i]
+                    opts.extend([acts[j] for j, dj in enumerate(dist) if 0 < dj <= rng])
+            elif kind == _PLAIN:
+                opts.append(_PLAY[i])
+            elif kind == _SELF:
+                if not s.has_in_play(_TYPE_IDS[i]):
+                    opts.append(_PLAY[i])
+            elif kind == _FLASK:
                 if (
-                    not high_noon
+                    not self.high_noon
                     and s.hp < s.max_hp
                     and not (self.mode == "old_classic" and self.n_alive() == 2)
                 ):
-                    opts.append(Action("play", "flask"))
-            elif t == "snatch" or t == "knock_off":
+                    opts.append(_PLAY[i])
+            elif kind == _SNATCH:
+                if dist is None:
+                    dist = self.distances_from(seat)
+                by_target = _PLAY_TAKE[i]
+                for j, dj in enumerate(dist):
+                    if dj == 1:
+                        acts_j = by_target[j]
+                        opts.extend([acts_j[what] for what in takeable(seats[j])])
+            elif kind == _KNOCK:
+                by_target = _PLAY_TAKE[i]
                 for j in others:
-                    if t == "snatch" and d(j) > 1:
-                        continue
-                    opts.extend(Action("play", t, j, what) for what in takeable(seats[j]))
-            elif t == "duel":
-                opts.extend(Action("play", t, j) for j in others)
-            elif t in _UNTARGETED:
-                opts.append(Action("play", t))
-            elif t == "saloon":
-                if not high_noon:
-                    opts.append(Action("play", t))
-            elif t == "jail":
+                    acts_j = by_target[j]
+                    opts.extend([acts_j[what] for what in takeable(seats[j])])
+            elif kind == _DUEL:
+                acts = _PLAY_AT[i]
+                opts.extend([acts[j] for j in others])
+            elif kind == _SALOON:
+                if not self.high_noon:
+                    opts.append(_PLAY[i])
+            elif kind == _JAIL:
+                acts = _PLAY_AT[i]
                 opts.extend(
-                    Action("play", t, j)
-                    for j in others
-                    if seats[j].role != "marshal" and not seats[j].has_in_play("jail")
+                    [
+                        acts[j]
+                        for j in others
+                        if seats[j].role != "marshal" and not seats[j].has_in_play("jail")
+                    ]
                 )
-            elif t in _SELF_BLUE:
-                if not s.has_in_play(t):
-                    opts.append(Action("play", t))
-            elif t in WEAPON_RANGE:
-                opts.append(Action("play", t))
-        opts.extend(self.heal_options(s))
+        if s.character == "bonesetter":
+            opts.extend(self.heal_options(s))
         opts.append(END)
         return tuple(opts)
 
     def discard_options(self, seat: int) -> tuple[Action, ...]:
         s = self.seats[seat]
-        opts = [Action("discard", t) for t in hand_types(s)]
-        opts.extend(self.heal_options(s))
+        opts = list(map(_DISCARD.__getitem__, hand_types(s)))
+        if s.character == "bonesetter":
+            opts.extend(self.heal_options(s))
         return tuple(opts)
 
     def shot_response_options(self, target: int, needed: int) -> tuple[Action, ...]:

@@ -69,10 +69,9 @@ class Seat:
 
     def hand_card(self, type_id: str) -> int:
         """The most recently received copy of ``type_id`` in hand, or -1."""
-        hand = self.hand
-        for i in range(len(hand) - 1, -1, -1):
-            if CARD_TYPE[hand[i]] == type_id:
-                return hand[i]
+        for c in reversed(self.hand):
+            if CARD_TYPE[c] == type_id:
+                return c
         return -1
 
     def count_in_hand(self, type_id: str) -> int:
@@ -89,14 +88,16 @@ class Seat:
 
     @property
     def has_scope(self) -> bool:
-        return self.character in ("eagle_eye", "mad_dog") or self.has_in_play("scope")
+        return self.character in ("eagle_eye", "mad_dog") or bool(
+            self.in_play and self.has_in_play("scope")
+        )
 
     @property
     def horse_bonus(self) -> int:
         # Ruling R-6: built-in equipment never stacks with the card.
         if self.character == "pass_shadow":
             return 2
-        return 1 if self.has_in_play("horse") else 0
+        return 1 if self.in_play and self.has_in_play("horse") else 0
 
     @property
     def has_cover(self) -> bool:
@@ -174,15 +175,40 @@ class GameState:
         else:
             lo, hi = b, a
         inner = 0
-        for j in range(lo + 1, hi):
-            if seats[j].alive:
-                inner += 1
-        outer = self.n_alive() - 2 - inner
+        alive = 0
+        for j, s in enumerate(seats):
+            if s.alive:
+                alive += 1
+                if lo < j < hi:
+                    inner += 1
+        outer = alive - 2 - inner
         d = 1 + (inner if inner < outer else outer)
         d += seats[b].horse_bonus
         if seats[a].has_scope:
             d -= 1
         return d if d > 1 else 1
+
+    def distances_from(self, a: int) -> list[int]:
+        """:meth:`distance` from ``a`` to every seat at once (index = seat; 0 for ``a`` itself
+        and for eliminated seats)."""
+        seats = self.seats
+        n = self.n
+        if not seats[a].alive:
+            return [self.distance(a, j) if j != a and seats[j].alive else 0 for j in range(n)]
+        alive = [s.alive for s in seats]
+        n_living = alive.count(True)
+        scope = 1 if seats[a].has_scope else 0
+        out = [0] * n
+        steps = 0  # living seats passed going round from ``a``
+        for j in range(a + 1, a + n):
+            if j >= n:
+                j -= n
+            if alive[j]:
+                steps += 1
+                back = n_living - steps
+                d = (steps if steps < back else back) + seats[j].horse_bonus - scope
+                out[j] = d if d > 1 else 1
+        return out
 
     def unlimited_shots(self, s: Seat) -> bool:
         return (
@@ -218,12 +244,21 @@ class GameState:
         return c
 
     def draw(self, seat: int, n: int, why: str = "draw") -> list[int]:
-        got: list[int] = []
-        for _ in range(n):
-            c = self.pop_deck()
-            if c < 0:
-                break
-            got.append(c)
+        deck = self.deck
+        if 0 < n <= len(deck):  # no reshuffle on the way: take the top ``n`` at once
+            got = deck[-n:]
+            del deck[-n:]
+            got.reverse()
+            for s in self.seats:  # as in pop_deck
+                if s.known_top:
+                    s.known_top[:] = [c for c in s.known_top if c not in got]
+        else:
+            got = []
+            for _ in range(n):
+                c = self.pop_deck()
+                if c < 0:
+                    break
+                got.append(c)
         if got:
             self.seats[seat].hand.extend(got)
             self.emit_private(

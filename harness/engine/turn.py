@@ -29,7 +29,10 @@ class TurnMixin(HandMixin):
         self.shots_used = 0
         self.phase = "start"
         self.emit({"t": "turn", "seat": seat, "round": self.round})
-        self.stack += [("start_draw", seat), ("jail_check", seat), ("dynamite_check", seat)]
+        if self.seats[seat].in_play:  # Dynamite, then Jail, are checked before the draw
+            self.stack += [("start_draw", seat), ("jail_check", seat), ("dynamite_check", seat)]
+        else:  # nothing to check: both checks would do nothing
+            self.stack.append(("start_draw", seat))
 
     def f_dynamite_check(self, seat: int) -> None:
         s = self.seats[seat]
@@ -94,8 +97,8 @@ class TurnMixin(HandMixin):
         ch = self.seats[seat].character
         if ch in ("grip", "vulture_jr"):
             self.stack.append(("draw_source", seat))
-        else:
-            self.stack.append(("deck_draw", seat, 2))
+        else:  # the frame that would be pushed and popped at once, run directly
+            self.f_deck_draw(seat, 2)
 
     def f_draw_source(self, seat: int) -> None:
         self.ask(seat, "draw_source", self.draw_source_options(seat))
@@ -199,8 +202,8 @@ class TurnMixin(HandMixin):
         s = self.seats[seat]
         if s.alive and len(s.hand) > s.hp:
             self.ask(seat, "discard", self.discard_options(seat))
-        else:
-            self.stack.append(("end_turn", seat))
+        else:  # the end_turn frame, run directly (it asks nothing)
+            self.f_end_turn(seat)
 
     def d_discard(self, a: Action, seat: int) -> None:
         self.stack.append(("discard", seat))
@@ -216,7 +219,7 @@ class TurnMixin(HandMixin):
             self.round += 1
             if self.round == HIGH_NOON_ROUND and self.mode != "old_classic":
                 self.emit({"t": "high_noon", "round": self.round})
-        self.stack.append(("begin_turn", nxt))
+        self.f_begin_turn(nxt)  # the begin_turn frame, run directly (it asks nothing)
 
     def push(self, *frames: Frame) -> None:
         """Push frames so that the first one given runs first."""
