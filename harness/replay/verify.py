@@ -214,7 +214,7 @@ def replay_records(start: GameStart, decisions: list[DecisionLine], end: GameEnd
             Divergence("event", i, checker.expected[i], None, "the recorded log has more events")
         )
     result.events_checked = checker.checked
-    if game.pending is not None:
+    if game.pending is not None and not end.void:
         return fail(
             Divergence(
                 "decision",
@@ -235,6 +235,18 @@ def replay_records(start: GameStart, decisions: list[DecisionLine], end: GameEnd
                 f"game end says {end.decisions} decisions, the file has {len(decisions)}",
             )
         )
+    if end.void:  # ended without a result: the replay must still be mid-game
+        if game.pending is None:
+            return fail(
+                Divergence(
+                    "record",
+                    0,
+                    end.void,
+                    game.winning_side,
+                    f"the game is recorded void ({end.void}) but the replay ended with a result",
+                )
+            )
+        return result
     if game.winning_side != end.winning_side or list(game.winners) != list(end.winners):
         return fail(
             Divergence(

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.records import RunStore
+from harness.replay.verify import replay_game
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.script import Malformed, Status
@@ -123,6 +124,8 @@ def test_a_game_of_fallbacks_is_void(tmp_path: Path, server: FakeOpenAIServer) -
         model = [d for d in decisions if d.player.startswith("model-") and len(d.options) > 1]
         assert [d.fallback for d in model[-6:]] == ["invalid_answer"] * 6
         assert g.decisions == len(decisions) < 200
+        replayed = replay_game(store, g.game_id)  # a void game replays up to where it ended
+        assert replayed.ok, replayed.summary()
 
 
 def test_a_provider_failing_every_call_stops_the_run_resumably(
