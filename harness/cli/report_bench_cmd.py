@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import tempfile
 import time
@@ -115,6 +116,13 @@ def _browser(index: Path, largest: str) -> dict[str, Any]:
     }
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished child processes (the report's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def bench_report(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     from harness.records.run_folder import finished_games, open_run_folder
     from harness.records.store import RecordError
@@ -128,8 +136,10 @@ def bench_report(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         raise CliError(str(e)) from None
     workers = args.workers or os.cpu_count() or 1
     out = tmp / "report"
+    cpu0 = _cpu_seconds()
     with Progress("bench report", len(games), enabled=show) as bar:
         result = build_report(run_dir, out, workers=workers, on_game=lambda: bar.advance())
+    cpu = _cpu_seconds() - cpu0
     sizes = sorted(result.game_bytes)
     largest = max(games, key=lambda g: g.decisions).game_id
     figures: dict[str, Any] = {
@@ -139,6 +149,8 @@ def bench_report(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "workers": workers,
         "cores": os.cpu_count(),
         "seconds": round(result.seconds, 2),
+        "cpu_seconds": round(cpu, 2),  # this process and its worker processes
+        "seconds_if_cores_idle": round(cpu / workers, 2),
         "ms_per_game": round(1000 * result.seconds / max(1, result.games), 1),
         "index_bytes": result.index_bytes,
         "game_bytes_median": int(statistics.median(sizes)) if sizes else 0,
@@ -164,6 +176,8 @@ def run_report_bench(args: argparse.Namespace) -> int:
           f"{r['workers']} worker processes on {r['cores']} cores")  # fmt: skip
     print(f"  written in          {r['seconds']:>10,.2f} s  ({r['ms_per_game']} ms per game; "
           f"target <= {TARGET_SECONDS:g} s for 1,000 games)")  # fmt: skip
+    print(f"  CPU time            {r['cpu_seconds']:>10,.2f} s  (all processes; "
+          f"{r['seconds_if_cores_idle']:,.1f} s of wall time on {r['workers']} idle cores)")  # fmt: skip
     print(f"  index.html          {r['index_bytes'] / 1e3:>10,.0f} kB  (target <= 1 MB)")
     print(f"  game files          {r['game_bytes_median'] / 1e3:>10,.0f} kB median, "
           f"{r['game_bytes_max'] / 1e3:,.0f} kB largest, {r['total_mb']:,} MB in all")  # fmt: skip

@@ -156,11 +156,16 @@ def charts(
 ) -> dict[str, Any]:
     """Geometry of every chart of the summary page."""
     standings = figures.get("standings", [])
+    flagged = {p.player: p.flag for p in summary.players if not p.valid}
+
+    def label(player: str) -> str:  # a flagged player's figures are not valid results
+        return f"⚠ {player}" if player in flagged else player
+
     rated = [r for r in standings if r["ordinal"] is not None]
     ratings = interval_chart(
         [
             Interval(
-                r["player"],
+                label(r["player"]),
                 r["ordinal"],
                 r["ordinal_lo"],
                 r["ordinal_hi"],
@@ -180,7 +185,7 @@ def charts(
     adjusted = interval_chart(
         [
             Interval(
-                r["player"],
+                label(r["player"]),
                 100 * r["score"],
                 None if r["score_lo"] is None else 100 * r["score_lo"],
                 None if r["score_hi"] is None else 100 * r["score_hi"],

@@ -219,17 +219,19 @@ def _decision(d: DecisionLine, view: SeatView, labels: _Decisions) -> dict[str, 
     return out
 
 
-def _narrate(events: Sequence[dict[str, Any]], narrator: Narrator) -> list[Any]:
+def _narrate(events: Sequence[dict[str, Any]], narrator: Narrator, exact: bool) -> list[Any]:
+    """The event log as text; a private event is narrated as its recipients and an omniscient
+    reader see it — the same text (every recipient is shown the whole secret part), so it is
+    narrated once unless ``exact``."""
     out: list[Any] = []
     for e in events:
         to = e.get("to")
         if to is None:
             out.append(narrator.line(e))
             continue
-        private = {str(r): narrator.line(filter_event(e, r)) for r in to}
-        out.append(
-            [narrator.line(filter_event(e, -1)), private, narrator.line(omniscient_event(e))]
-        )
+        full = narrator.line(omniscient_event(e))
+        private = {str(r): narrator.line(filter_event(e, r)) if exact else full for r in to}
+        out.append([narrator.line(filter_event(e, -1)), private, full])
     return out
 
 
@@ -393,7 +395,7 @@ def game_payload(
         "warn": warn,
         "players": players,
         "roles": {r: role_name(r, locale) for r in ROLE_NAMES},
-        "events": _narrate(game.events, Narrator(names, locale)),
+        "events": _narrate(game.events, Narrator(names, locale), exact),
         "steps": steps,
         "models": any(
             "d" in s and "m" in s["d"] and s["d"]["m"]["att"] for s in steps
