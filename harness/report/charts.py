@@ -132,7 +132,7 @@ def interval_chart(
     """Rows of ``value`` with whiskers; ``bars`` draws a bar from 0 (and always shows 0),
     otherwise a dot.  The axis covers every value and interval bound."""
     label_w, plot_w, right_w, row_h, top = 130, 300, 180, 24, 30
-    values = [v for r in rows for v in (r.value, r.lo, r.hi) if _finite(v)]
+    values = [v for r in rows for v in (r.value, r.lo, r.hi) if v is not None and _finite(v)]
     if bars or zero:
         values.append(0.0)
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)

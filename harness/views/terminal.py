@@ -59,7 +59,7 @@ def _hp(seat: dict[str, Any]) -> Text:
 def seat_rows(ctx: dict[str, Any]) -> list[tuple[str, ...]]:
     """One tuple of cell texts per seat (what a row shows; compared to find changes)."""
     w = words(ctx["locale"])
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for s in ctx["seats"]:
         rows.append(
             (
