@@ -20,6 +20,7 @@ from . import (
     deadline_bench_cmd,
     league_bench_cmd,
     llm_bench_cmd,
+    quiz_cmd,
     report_bench_cmd,
     serve_bench_cmd,
 )
@@ -43,7 +44,7 @@ def register(sub: Any) -> None:
         "--compare",
         choices=["rlcard"],
         help="also play RLCard's UNO with random agents in the same run (needs the [rl] extra) "
-        "and print both figures and the ratio",
+        "and print both figures and the ratio (default: no comparison)",
     )
     e.add_argument(
         "--rounds", type=positive_int, default=5, help="with --compare: alternating rounds"
@@ -65,6 +66,7 @@ def register(sub: Any) -> None:
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)
+    quiz_cmd.register_bench(bsub)
 
 
 def _random_games(
