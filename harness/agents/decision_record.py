@@ -108,7 +108,8 @@ class Attempt(BaseModel):
 class ModelDecisionRecord(BaseModel):
     """Everything about one decision taken by an :class:`~harness.agents.llm_agent.LLMAgent`.
 
-    Invariants: ``chosen`` is one of ``options``; ``fallback is None`` iff ``chosen`` came from
+    Invariants: ``chosen`` is one of ``options`` (a set answer, ``LLMAgent.decide(...,
+    answer_shape="set")``: the JSON array of the chosen ids); ``fallback is None`` iff ``chosen`` came from
     the model (then ``parsed_choice == chosen``) or was the only option (then ``attempts == []``);
     token totals are the sums over ``attempts``.
     """

@@ -8,6 +8,9 @@ Contract of :meth:`LLMAgent.decide`:
   is exactly one of the option ids (text may be wrapped in one ```json fence); otherwise it is
   ``unparseable`` or ``illegal_option`` and the model gets up to ``max_corrections`` corrective
   re-prompts before the caller's ``fallback`` decides (reason ``invalid_answer``);
+* with ``answer_shape="set"`` the answer is ``{"answer": [<option id>, ...]}`` instead: any subset
+  of the options, each listed once (the model is asked even with a single option); the chosen
+  value is then the JSON array of the chosen ids in option order (see :func:`parse_answer`);
 * transient provider errors are retried with deterministic exponential back-off (honouring
   ``Retry-After``) within ``retry_budget`` and never past ``deadline``; every call is bounded by
   the time left. When retries cannot help the fallback decides, with reason ``timeout`` if time
@@ -40,6 +43,7 @@ from .pricing import PriceBook, PriceTable
 from .providers.base import (
     REASON_MAX_CHARS,
     AnswerMode,
+    AnswerShape,
     Provider,
     ProviderReply,
     ProviderRequest,
@@ -64,6 +68,7 @@ __all__ = [
     "PromptBuilder",
     "correction_message",
     "parse_answer",
+    "set_choice",
 ]
 
 
@@ -105,13 +110,19 @@ class ParsedAnswer:
     problem: str | None = None
 
 
-def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
+def parse_answer(
+    raw: str | None, option_ids: Sequence[str], shape: AnswerShape = "one"
+) -> ParsedAnswer:
     """Strictly parse ``raw`` as ``{"choice": <option id>, "reason": <str, optional>}``.
 
     The stripped text (optionally inside one ```json fence) must be a JSON object whose
     ``choice`` is a string equal to one of ``option_ids``. No fuzzy matching, substring search or
     case folding; an object that repeats a key (``{"choice": "a", "choice": "b"}``) is
     ``unparseable``.  The reason is kept up to ``REASON_MAX_CHARS`` characters.
+
+    ``shape="set"``: the object's ``answer`` must be an array of strings, each one of
+    ``option_ids`` and none repeated; ``choice`` is then that subset as a JSON array in the order
+    of ``option_ids`` (``[]`` for none).
     """
     text = (raw or "").strip()
     if not text:
@@ -128,10 +139,12 @@ def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
         return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
     if not isinstance(obj, dict):
         return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
-    choice = obj.get("choice")
     reason = (
         cap_text(obj["reason"], REASON_MAX_CHARS) if isinstance(obj.get("reason"), str) else None
     )
+    if shape == "set":
+        return _parse_set(obj.get("answer"), option_ids, reason)
+    choice = obj.get("choice")
     if not isinstance(choice, str):
         return ParsedAnswer(
             None, reason, error_kind="unparseable", problem='it has no string "choice" field'
@@ -144,6 +157,26 @@ def parse_answer(raw: str | None, option_ids: Sequence[str]) -> ParsedAnswer:
             problem=f"{_quote(choice)} is not one of the listed option ids",
         )
     return ParsedAnswer(choice, reason)
+
+
+def _parse_set(value: Any, option_ids: Sequence[str], reason: str | None) -> ParsedAnswer:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problem = 'it has no "answer" array of option id strings'
+        return ParsedAnswer(None, reason, error_kind="unparseable", problem=problem)
+    for v in value:
+        if v not in option_ids:
+            problem = f"{_quote(v)} is not one of the listed option ids"
+            return ParsedAnswer(v, reason, error_kind="illegal_option", problem=problem)
+    if len(set(value)) != len(value):
+        twice = next(v for v in value if value.count(v) > 1)
+        problem = f"it lists {_quote(twice)} more than once"
+        return ParsedAnswer(None, reason, error_kind="unparseable", problem=problem)
+    return ParsedAnswer(set_choice([o for o in option_ids if o in value]), reason)
+
+
+def set_choice(ids: Sequence[str]) -> str:
+    """The chosen value of a set answer: the JSON array of ``ids``."""
+    return json.dumps(list(ids), ensure_ascii=False)
 
 
 class _RepeatedKey(ValueError):
@@ -168,10 +201,12 @@ def _quote(text: str, limit: int = 80) -> str:
     return json.dumps(short, ensure_ascii=False)
 
 
-def correction_message(parsed: ParsedAnswer, option_ids: Sequence[str]) -> str:
+def correction_message(
+    parsed: ParsedAnswer, option_ids: Sequence[str], shape: AnswerShape = "one"
+) -> str:
     """The short user message that names the problem of an invalid answer."""
     listed = ", ".join(option_ids)
-    fmt = '{"choice": "<option id>"}'
+    fmt = '{"answer": ["<option id>", ...]}' if shape == "set" else '{"choice": "<option id>"}'
     if parsed.error_kind == "illegal_option" and parsed.choice is not None:
         return (
             f"Your answer {_quote(parsed.choice)} is not one of the listed option ids. "
@@ -202,6 +237,7 @@ class _Decision:
 
     options: tuple[str, ...]
     messages: list[dict[str, str]]
+    shape: AnswerShape = "one"
     context: list[dict[str, str]] = field(default_factory=list)  # earlier turns of the seat
     attempts: list[Attempt] = field(default_factory=list)
     parsed: ParsedAnswer | None = None
@@ -285,8 +321,11 @@ class LLMAgent:
         options: Sequence[str],
         deadline: float,
         context: Mapping[str, Any],
+        *,
+        answer_shape: AnswerShape = "one",
     ) -> tuple[str, ModelDecisionRecord]:
-        """Choose one of ``options`` (canonical ids) before ``deadline`` (``time.monotonic()``).
+        """Choose one of ``options`` (canonical ids) before ``deadline`` (``time.monotonic()``);
+        with ``answer_shape="set"`` choose a subset of them (returned as a JSON array).
 
         ``context`` may carry ``game_id``, ``decision_index``, ``seat``, ``role``, ``player``,
         ``decision_kind`` and ``view_json`` (dict or JSON text); they are copied into the record.
@@ -303,8 +342,8 @@ class LLMAgent:
         conversation.observe(view)
         system = conversation.system(view)
         system_sha = self._remember_system_prompt(system)
-        state = _Decision(option_ids, [])
-        if len(option_ids) > 1:
+        state = _Decision(option_ids, [], answer_shape)
+        if len(option_ids) > 1 or answer_shape == "set":
             *state.context, user = conversation.turn(view, option_ids)
             state.messages.append(user)
             try:
@@ -356,6 +395,7 @@ class LLMAgent:
                 option_ids=state.options,
                 params=self.params,
                 timeout=remaining,
+                answer_shape=state.shape,
             )
             call = await self._call(request, remaining)
             if call.error is not None:
@@ -431,7 +471,7 @@ class LLMAgent:
         reply = call.reply
         assert reply is not None
         answer = reply.tool_arguments if reply.tool_arguments is not None else reply.text
-        parsed = parse_answer(answer, state.options)
+        parsed = parse_answer(answer, state.options, state.shape)
         state.parsed = parsed
         state.attempts.append(
             Attempt(
@@ -460,20 +500,25 @@ class LLMAgent:
         state.corrections += 1
         state.messages.append({"role": "assistant", "content": quote_text(_stored(answer))})
         state.messages.append(
-            {"role": "user", "content": correction_message(parsed, state.options)}
+            {"role": "user", "content": correction_message(parsed, state.options, state.shape)}
         )
         return False
 
     # ----------------------------------------------------------------- results
 
     def _choose(self, view: Any, state: _Decision) -> str:
-        if len(state.options) == 1:
+        if len(state.options) == 1 and state.shape == "one":
             return state.options[0]
         if state.fallback is None:
             assert state.parsed is not None and state.parsed.choice is not None
             return state.parsed.choice
         chosen = self.fallback(view, state.options)
-        if chosen not in state.options:
+        if state.shape == "set":
+            valid = parse_answer(f'{{"answer": {chosen}}}', state.options, "set")
+            ok = valid.error_kind is None and valid.choice == chosen
+        else:
+            ok = chosen in state.options
+        if not ok:
             raise ValueError(
                 f"fallback policy {self.fallback_policy!r} returned {chosen!r}, "
                 f"not one of {list(state.options)}"

@@ -46,7 +46,14 @@ from .response_cache import ResponseCache
 if TYPE_CHECKING:
     from .rulebot import RuleBot
 
-__all__ = ["ModelPriceSpec", "ModelSpec", "ProviderName", "build_model_seat", "build_provider"]
+__all__ = [
+    "ModelPriceSpec",
+    "ModelSpec",
+    "ProviderName",
+    "build_llm_agent",
+    "build_model_seat",
+    "build_provider",
+]
 
 ProviderName = Literal["openai", "anthropic", "litellm"]
 
@@ -208,6 +215,37 @@ def build_provider(spec: ModelSpec) -> Provider:
 Fallback = Callable[[Any, Sequence[str]], str]
 
 
+def build_llm_agent(
+    spec: ModelSpec,
+    prompt_builder: PromptBuilder | Conversation,
+    *,
+    fallback: Fallback,
+    fallback_policy: str | None = None,
+    provider: Provider | None = None,
+    record_sink: RecordSink | None = None,
+    system_prompt_sink: SystemPromptSink | None = None,
+) -> LLMAgent:
+    """The :class:`LLMAgent` of ``spec`` (answer mode, params, corrections, retries, back-off,
+    prices, cache) asking through ``prompt_builder``; ``fallback_policy`` names ``fallback`` in
+    records (default: the spec's).  ``provider`` replaces the one the spec would build."""
+    return LLMAgent(
+        provider if provider is not None else build_provider(spec),
+        spec.model,
+        prompt_builder,
+        fallback=fallback,
+        fallback_policy=fallback_policy or spec.fallback,
+        answer_mode=spec.answer_mode,
+        params=spec.params,
+        max_corrections=spec.max_corrections,
+        retry_budget=spec.retry_budget,
+        backoff=spec.backoff,
+        price_table=spec.price_book(),
+        cache=ResponseCache(spec.cache_dir) if spec.cache_dir is not None else None,
+        record_sink=record_sink,
+        system_prompt_sink=system_prompt_sink,
+    )
+
+
 def _simplest(view: SeatView, options: Sequence[str]) -> str:
     """Ruling R-5's move for this seat view."""
     return simplest_for_view(view, options)
@@ -257,21 +295,13 @@ def build_model_seat(
 
         autopilot = RuleBot(f"{name} (autopilot)")
         fallback = autopilot.decide
-    llm = LLMAgent(
-        llm_provider,
-        spec.model,
+    llm = build_llm_agent(
+        spec,
         prompt_builder
         if prompt_builder is not None
         else Transcript(names, locale, spec.history, spec.context_budget(), count_tokens=counter),
         fallback=fallback,
-        fallback_policy=spec.fallback,
-        answer_mode=spec.answer_mode,
-        params=spec.params,
-        max_corrections=spec.max_corrections,
-        retry_budget=spec.retry_budget,
-        backoff=spec.backoff,
-        price_table=spec.price_book(),
-        cache=ResponseCache(spec.cache_dir) if spec.cache_dir is not None else None,
+        provider=llm_provider,
         record_sink=record_sink,
         system_prompt_sink=system_prompt_sink,
     )

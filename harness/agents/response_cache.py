@@ -1,7 +1,8 @@
 """Opt-in on-disk cache of provider replies (one JSON file per request key).
 
 The key is the SHA-256 of the canonical JSON of provider name, model, system prompt, messages,
-answer mode, option ids and params: anything that could change the answer. The request timeout
+answer mode, option ids, answer shape (when not the default) and params: anything that could change
+the answer. The request timeout
 is not part of the key. Entries are written atomically; unreadable entries count as misses.
 """
 
@@ -23,7 +24,7 @@ CACHE_FORMAT = 1
 
 def cache_key(provider: str, req: ProviderRequest) -> str:
     """Hex SHA-256 identifying ``req`` sent to ``provider``."""
-    material = {
+    material: dict[str, object] = {
         "format": CACHE_FORMAT,
         "provider": provider,
         "model": req.model,
@@ -33,6 +34,8 @@ def cache_key(provider: str, req: ProviderRequest) -> str:
         "option_ids": list(req.option_ids),
         "params": req.params,
     }
+    if req.answer_shape != "one":
+        material["answer_shape"] = req.answer_shape
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

@@ -6,11 +6,13 @@ Importing this package imports no vendor SDK; :func:`get_provider` loads the ada
 from .base import (
     ANSWER_MODES,
     AnswerMode,
+    AnswerShape,
     Provider,
     ProviderReply,
     ProviderRequest,
     answer_grammar,
     answer_schema,
+    tool_description,
 )
 from .errors import (
     AuthenticationFailed,
@@ -29,6 +31,7 @@ from .registry import get_provider, known_providers, register_provider
 __all__ = [
     "ANSWER_MODES",
     "AnswerMode",
+    "AnswerShape",
     "AuthenticationFailed",
     "BadRequest",
     "ConnectionFailed",
@@ -47,4 +50,5 @@ __all__ = [
     "get_provider",
     "known_providers",
     "register_provider",
+    "tool_description",
 ]

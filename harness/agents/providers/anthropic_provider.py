@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .base import (
-    TOOL_DESCRIPTION,
     TOOL_NAME,
     AnswerMode,
     Provider,
@@ -26,6 +25,7 @@ from .base import (
     ProviderRequest,
     answer_schema,
     resolve_api_key,
+    tool_description,
 )
 from .errors import (
     BadResponse,
@@ -71,8 +71,8 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
         kwargs["tools"] = [
             {
                 "name": TOOL_NAME,
-                "description": TOOL_DESCRIPTION,
-                "input_schema": answer_schema(req.option_ids),
+                "description": tool_description(req.answer_shape),
+                "input_schema": answer_schema(req.option_ids, req.answer_shape),
             }
         ]
         # Extended thinking forbids forcing a tool; "auto" is the strongest choice allowed then.
@@ -83,7 +83,10 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
         )
     elif mode == "json_schema":
         output_config = dict(extra_body.pop("output_config", None) or {})
-        output_config["format"] = {"type": "json_schema", "schema": answer_schema(req.option_ids)}
+        output_config["format"] = {
+            "type": "json_schema",
+            "schema": answer_schema(req.option_ids, req.answer_shape),
+        }
         extra_body["output_config"] = output_config
     elif mode != "text":
         raise ValueError(f"answer mode {mode!r} is not supported by the anthropic provider")

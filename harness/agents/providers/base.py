@@ -6,8 +6,9 @@ that lives once in :class:`~harness.agents.llm_agent.LLMAgent`. SDK errors are t
 :mod:`harness.agents.providers.errors`.
 
 The answer format is the same for every mode: a JSON object ``{"choice": <option id>, "reason":
-<optional short string>}``. :func:`answer_schema` and :func:`answer_grammar` build the constraint
-that each answer mode sends.
+<optional short string>}``; a request whose ``answer_shape`` is ``"set"`` asks instead for
+``{"answer": [<option id>, ...], "reason": ...}`` (any subset of the options, each at most once).
+:func:`answer_schema` and :func:`answer_grammar` build the constraint that each answer mode sends.
 """
 
 from __future__ import annotations
@@ -27,19 +28,26 @@ __all__ = [
     "TOOL_DESCRIPTION",
     "TOOL_NAME",
     "AnswerMode",
+    "AnswerShape",
     "Provider",
     "ProviderReply",
     "ProviderRequest",
     "answer_grammar",
     "answer_schema",
     "resolve_api_key",
+    "tool_description",
 ]
 
 AnswerMode = Literal["json_schema", "tool", "json_object", "grammar", "text"]
 ANSWER_MODES: tuple[AnswerMode, ...] = get_args(AnswerMode)
+# "one": {"choice": <option id>}; "set": {"answer": [<option id>, ...]} (a subset of the options)
+AnswerShape = Literal["one", "set"]
 
 TOOL_NAME = "choose"
 TOOL_DESCRIPTION = "Submit your decision: the id of exactly one of the listed options."
+SET_TOOL_DESCRIPTION = (
+    "Submit your answer: the ids of every listed option that applies (maybe none)."
+)
 REASON_MAX_CHARS = 300
 
 
@@ -50,7 +58,8 @@ class ProviderRequest:
     ``system`` is the static system prompt (sent in the vendor's cacheable position);
     ``messages`` are the changing user/assistant turns (``{"role": ..., "content": str}``);
     ``params`` (temperature, max_tokens, ...) are passed through to the vendor call unchanged;
-    ``timeout`` is in seconds.
+    ``timeout`` is in seconds; ``answer_shape`` is the answer object asked for (see the module
+    docstring).
     """
 
     model: str
@@ -60,6 +69,7 @@ class ProviderRequest:
     option_ids: tuple[str, ...]
     params: dict[str, Any] = field(default_factory=dict)
     timeout: float = 60.0
+    answer_shape: AnswerShape = "one"
 
 
 @dataclass
@@ -103,21 +113,28 @@ class Provider(abc.ABC):
         """Release network resources (idempotent)."""
 
 
-def answer_schema(option_ids: Sequence[str]) -> dict[str, Any]:
-    """JSON schema of the answer object; ``choice`` is an enum of ``option_ids``.
+def tool_description(shape: AnswerShape = "one") -> str:
+    """The description of the forced answer tool for an answer of ``shape``."""
+    return SET_TOOL_DESCRIPTION if shape == "set" else TOOL_DESCRIPTION
+
+
+def answer_schema(option_ids: Sequence[str], shape: AnswerShape = "one") -> dict[str, Any]:
+    """JSON schema of the answer object; ``choice`` is an enum of ``option_ids`` (``shape``
+    ``"set"``: ``answer`` is an array of them).
 
     Both properties are listed as required (OpenAI strict mode demands it) but ``reason`` may be
     ``null``, so the reason stays optional in substance.
     """
     if not option_ids:
         raise ValueError("answer_schema needs at least one option id")
+    item = {"type": "string", "enum": list(option_ids)}
+    key, value = (
+        ("answer", {"type": "array", "items": item}) if shape == "set" else ("choice", item)
+    )
     return {
         "type": "object",
-        "properties": {
-            "choice": {"type": "string", "enum": list(option_ids)},
-            "reason": {"type": ["string", "null"]},
-        },
-        "required": ["choice", "reason"],
+        "properties": {key: value, "reason": {"type": ["string", "null"]}},
+        "required": [key, "reason"],
         "additionalProperties": False,
     }
 
@@ -129,18 +146,23 @@ def _gbnf_literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def answer_grammar(option_ids: Sequence[str]) -> str:
+def answer_grammar(option_ids: Sequence[str], shape: AnswerShape = "one") -> str:
     """GBNF grammar (llama.cpp) accepting exactly the answer object for ``option_ids``.
 
-    ``{"choice": "<id>"}`` optionally followed by ``, "reason": "<at most 300 chars>"``.
+    ``{"choice": "<id>"}`` (``shape`` ``"set"``: ``{"answer": ["<id>", ...]}`` with at most as many
+    ids as there are options) optionally followed by ``, "reason": "<at most 300 chars>"``.
     """
     if not option_ids:
         raise ValueError("answer_grammar needs at least one option id")
     choices = " | ".join(_gbnf_literal(json.dumps(o)) for o in option_ids)
+    if shape == "set":
+        more = f' ( ws "," ws choice ){{0,{len(option_ids) - 1}}}' if len(option_ids) > 1 else ""
+        value = f'"\\"answer\\"" ws ":" ws "[" ws ( choice{more} )? ws "]"'
+    else:
+        value = '"\\"choice\\"" ws ":" ws choice'
     return "\n".join(
         [
-            'root ::= "{" ws "\\"choice\\"" ws ":" ws choice '
-            '( ws "," ws "\\"reason\\"" ws ":" ws reason )? ws "}"',
+            f'root ::= "{{" ws {value} ( ws "," ws "\\"reason\\"" ws ":" ws reason )? ws "}}"',
             f"choice ::= {choices}",
             f'reason ::= "\\"" char{{0,{REASON_MAX_CHARS}}} "\\""',
             'char ::= [^"\\\\\\x7F\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',

@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 from ..redact import redact
 from .base import (
     ANSWER_MODES,
-    TOOL_DESCRIPTION,
     TOOL_NAME,
     AnswerMode,
     Provider,
@@ -31,6 +30,7 @@ from .base import (
     answer_grammar,
     answer_schema,
     resolve_api_key,
+    tool_description,
 )
 from .errors import (
     BadResponse,
@@ -65,7 +65,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
     }
     mode = req.answer_mode
     if mode != "text":
-        schema = answer_schema(req.option_ids)
+        schema = answer_schema(req.option_ids, req.answer_shape)
         if mode == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -74,14 +74,14 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
         elif mode == "json_object":
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
         elif mode == "grammar":
-            extra_body["grammar"] = answer_grammar(req.option_ids)
+            extra_body["grammar"] = answer_grammar(req.option_ids, req.answer_shape)
         elif mode == "tool":
             kwargs["tools"] = [
                 {
                     "type": "function",
                     "function": {
                         "name": TOOL_NAME,
-                        "description": TOOL_DESCRIPTION,
+                        "description": tool_description(req.answer_shape),
                         "parameters": schema,
                         "strict": True,
                     },

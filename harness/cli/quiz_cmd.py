@@ -1,0 +1,240 @@
+"""``bangarena quiz build|run|report`` — the rules quiz — and ``bangarena bench quiz``.
+
+* ``quiz build`` drafts questions from rule-bot games and writes ``quizzes/<name>.<locale>.jsonl``
+  (``--check``: exit 2 when the shipped datasets differ from what the code builds now).
+* ``quiz run CONFIG`` asks the config's model players (``--rules FILE``, repeatable: compare rules
+  documents on the same questions) and writes ``RUN/quiz/<dataset>/``: ``answers.jsonl``,
+  ``spend.jsonl``, ``summary.json`` and ``quiz.html``; prints accuracy with 95 % intervals.
+* ``quiz report DIR`` prints the summary of a quiz folder again and rewrites its page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.league.config import ConfigError, load_config
+from harness.quiz.kinds import KIND_NAMES
+from harness.quiz.models import Dataset, QuizError, read_dataset
+from harness.views.names import LOCALES
+
+from .args import positive_int
+from .errors import CliError
+from .progress import Progress
+
+DEFAULT_N = 300
+DEFAULT_NAME = "core"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "quiz",
+        help="rules quiz: questions about real positions answered by the engine",
+        description="A rules-comprehension benchmark: questions about positions reached by bot "
+        "play, worded from one seat's view, with answers computed by the engine.",
+    )
+    qsub = p.add_subparsers(dest="quiz_command", required=True, parser_class=type(p))
+    b = qsub.add_parser("build", help="write a quiz dataset (JSON Lines)")
+    b.add_argument("--n", type=positive_int, default=DEFAULT_N, help="questions")
+    b.add_argument("--seed", type=int, default=1, help="seed of the bot games and questions")
+    b.add_argument(
+        "--locale", choices=LOCALES, action="append", help="language (repeatable; default: en)"
+    )
+    b.add_argument("--name", default=DEFAULT_NAME, help="dataset name (file <name>.<locale>.jsonl)")
+    b.add_argument("--out", metavar="DIR", help="folder of the files (default: quizzes/)")
+    b.add_argument(
+        "--check",
+        action="store_true",
+        help="only check that the datasets <name>.*.jsonl are up to date (exit 2 if stale)",
+    )
+    b.set_defaults(func=run_build)
+    r = qsub.add_parser("run", help="ask the model players of a league config a quiz")
+    r.add_argument("config", help="league config (YAML); its model players are asked")
+    r.add_argument(
+        "--dataset", metavar="FILE", help="quiz dataset (default: quizzes/core.<locale>.jsonl)"
+    )
+    r.add_argument(
+        "--rules",
+        metavar="FILE",
+        action="append",
+        help="rules document for the system prompt (repeatable, to compare documents on the "
+        "same questions; default: rules_md/rules.<locale>.md)",
+    )
+    r.add_argument(
+        "--limit",
+        type=positive_int,
+        help="ask only N questions, spread over kinds (default: all)",
+    )
+    r.add_argument(
+        "--kinds",
+        help=f"comma-separated kinds to ask ({', '.join(KIND_NAMES)}; default: all)",
+    )
+    r.add_argument("--out", metavar="DIR", help="folder (default: RUN/quiz/<dataset>)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    r.set_defaults(func=run_quiz_cmd)
+    rep = qsub.add_parser("report", help="print a quiz folder's summary and rewrite its page")
+    rep.add_argument("dir", metavar="DIR", help="quiz folder (RUN/quiz/<dataset>)")
+    rep.add_argument("--dataset", metavar="FILE", help="dataset file (default: from the answers)")
+    rep.set_defaults(func=run_report)
+
+
+def register_bench(bsub: Any) -> None:
+    """Add ``quiz`` to the ``bench`` sub-parser group."""
+    p = bsub.add_parser(
+        "quiz",
+        help="quiz questions built per second and harness overhead per asked question",
+        description="Builds quiz questions from bot games (timed), then asks each through the "
+        "quiz's model path against an instant in-process provider; ends with one JSON line.",
+    )
+    p.add_argument("--questions", type=positive_int, default=200, help="questions to build")
+    p.add_argument("--seed", type=int, default=1, help="build seed")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the questions")
+    p.set_defaults(func=run_bench)
+
+
+# ----------------------------------------------------------------------------- build
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from harness.quiz.build import QuizBuildError
+    from harness.quiz.dataset import QUIZZES_DIR, stale, write_datasets
+
+    directory = Path(args.out) if args.out else QUIZZES_DIR
+    if args.check:
+        paths = sorted(directory.glob(f"{args.name}.*.jsonl"))
+        if not paths:
+            raise CliError(f"no dataset {args.name}.*.jsonl in {directory}")
+        try:
+            old = stale(paths)
+        except QuizError as e:
+            raise CliError(str(e)) from None
+        if old:
+            h = read_dataset(old[0]).header
+            locales = " ".join(f"--locale {p.name.split('.')[-2]}" for p in old)
+            raise CliError(
+                f"stale: {', '.join(str(p) for p in old)} (run: bangarena quiz build --n {h.n} "
+                f"--seed {h.seed} --name {h.name} {locales})"
+            )
+        print(f"{', '.join(str(p) for p in paths)}: up to date")
+        return 0
+    try:
+        written = write_datasets(args.n, args.seed, args.locale or ["en"], args.name, directory)
+    except QuizBuildError as e:
+        raise CliError(str(e)) from None
+    for path in written:
+        print(f"wrote {path} ({args.n} questions)")
+    return 0
+
+
+# ----------------------------------------------------------------------------- run
+
+
+def _dataset(path: str | Path) -> Dataset:
+    try:
+        return read_dataset(path)
+    except QuizError as e:
+        raise CliError(str(e)) from None
+
+
+def run_quiz_cmd(args: argparse.Namespace) -> int:
+    from harness.quiz.dataset import dataset_path
+    from harness.quiz.run import QuizStopped, rules_doc, run_quiz, select_questions
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        raise CliError(str(e)) from None
+    if not config.has_models:
+        raise CliError(f"{args.config}: the config has no model players to quiz")
+    dataset = _dataset(args.dataset or dataset_path(DEFAULT_NAME, config.locale))
+    kinds = None
+    if args.kinds:
+        kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+        unknown = [k for k in kinds if k not in KIND_NAMES]
+        if unknown:
+            raise CliError(f"unknown kind {unknown[0]!r}; kinds: {', '.join(KIND_NAMES)}")
+    questions = select_questions(dataset, args.limit, kinds)
+    if not questions:
+        raise CliError("no question of those kinds in the dataset")
+    try:
+        docs = [rules_doc(path, dataset.header.locale) for path in (args.rules or [None])]
+    except QuizError as e:
+        raise CliError(str(e)) from None
+    if len({d.sha256 for d in docs}) != len(docs):
+        raise CliError("the same rules document is given twice")
+    out = Path(args.out) if args.out else Path(config.output) / config.name / "quiz" / dataset.label
+    players = sum(p.model is not None for p in config.players)
+    total = players * len(docs) * len(questions)
+    with Progress("quiz", total, unit="answers", enabled=not args.no_progress) as bar:
+        try:
+            result = asyncio.run(
+                run_quiz(
+                    config, dataset, docs, out, questions=questions,
+                    on_answer=lambda a: bar.advance(),
+                )
+            )  # fmt: skip
+        except QuizStopped as e:
+            raise CliError(str(e)) from None
+        except QuizError as e:
+            raise CliError(str(e)) from None
+    _write_results(config.name, dataset, out, result.answers)
+    if result.stopped is not None:
+        raise CliError(
+            f"{result.stopped}; {result.asked} answers written to {out} (run again to continue)"
+        )
+    return 0
+
+
+def _write_results(run: str, dataset: Dataset, out: Path, answers: list[Any]) -> None:
+    from harness.quiz.summary import summarize, write_summary
+    from harness.quiz.text import summary_text
+    from harness.report.quiz_page import write_quiz_page
+
+    summary = summarize(run, dataset, answers)
+    write_summary(out, summary)
+    page = write_quiz_page(out, summary, dataset, answers)
+    print(summary_text(summary))
+    print(f"answers: {out / 'answers.jsonl'} · page: {page}")
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from harness.quiz.dataset import QUIZZES_DIR
+    from harness.quiz.run import ANSWERS_FILE, dataset_sha256, read_answers
+
+    out = Path(args.dir)
+    try:
+        answers = read_answers(out / ANSWERS_FILE)
+    except QuizError as e:
+        raise CliError(str(e)) from None
+    if not answers:
+        raise CliError(f"{out}: no quiz answers ({ANSWERS_FILE}) in this folder")
+    dataset = _dataset(args.dataset or QUIZZES_DIR / f"{answers[0].dataset}.jsonl")
+    if dataset_sha256(dataset) != answers[0].dataset_sha256:
+        raise CliError(f"{out}: the answers are to another version of {dataset.label}")
+    _write_results(answers[0].run, dataset, out, answers)
+    return 0
+
+
+# ----------------------------------------------------------------------------- bench
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    from harness.quiz.bench import measure
+
+    r = measure(args.questions, args.seed, args.locale, note=lambda s: print(s, file=sys.stderr))
+    print(
+        f"quiz benchmark: {r['questions']} questions ({r['locale']}), 1 core; asked through the "
+        "quiz model path against an instant in-process provider (network excluded)"
+    )
+    print(f"  questions built per second  {r['questions_per_s']:>9,.1f}  ({r['build_s']} s)")
+    print(f"  overhead per question       {r['overhead_median_ms']:>9.3f} ms median")
+    print(
+        f"  p95 / mean                  {r['overhead_p95_ms']:>9.3f} / {r['overhead_mean_ms']:.3f} ms"
+    )
+    print(f"  answer line                 {r['answer_line_bytes']:>9,} bytes")
+    print(json.dumps({"benchmark": "quiz", **r}))
+    return 0

@@ -1,0 +1,116 @@
+"""``quiz build``: draft the questions once, word them in each locale, write the dataset files,
+and check that shipped datasets are what the current code builds (``--check``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from harness.paths import ROOT
+from harness.views.names import default_names
+
+from .build import Spec, draft_questions
+from .models import (
+    Candidate,
+    QuestionSource,
+    QuizHeader,
+    QuizQuestion,
+    dataset_lines,
+    read_dataset,
+    write_dataset,
+)
+from .render import question_text
+from .worlds import load
+
+QUIZZES_DIR = ROOT / "quizzes"
+
+
+def dataset_path(name: str, locale: str, directory: Path = QUIZZES_DIR) -> Path:
+    return directory / f"{name}.{locale}.jsonl"
+
+
+def word(spec: Spec, index: int, name: str, locale: str) -> QuizQuestion:
+    """The question ``spec`` worded in ``locale``."""
+    names = default_names(spec.seats)
+    game = load(spec.position)
+    draft = spec.draft
+    text, labels = question_text(
+        spec.kind, game, spec.seat, draft.params, draft.candidates, names, locale
+    )
+    return QuizQuestion(
+        id=f"{name}-{index:04d}",
+        kind=spec.kind.name,
+        mode=spec.mode,  # type: ignore[arg-type]
+        seats=spec.seats,
+        seat=spec.seat,
+        names=names,
+        locale=locale,  # type: ignore[arg-type]
+        position=spec.position,
+        source=QuestionSource(
+            game_seed=spec.source.game_seed,
+            decision=spec.source.decision,
+            draft_seed=spec.source.draft_seed,
+        ),
+        params=draft.params,
+        text=text,
+        candidates=[
+            Candidate(id=c, label=lab) for c, lab in zip(draft.candidates, labels, strict=True)
+        ],
+        answer_shape=spec.kind.shape,
+        answer=list(draft.answer),
+        cites=list(draft.cites),
+    )
+
+
+def build_datasets(
+    n: int, seed: int, locales: Sequence[str], name: str = "core"
+) -> dict[str, tuple[QuizHeader, list[QuizQuestion]]]:
+    """``n`` questions drafted from ``seed``, worded in every locale of ``locales``."""
+    specs = draft_questions(n, seed)
+    kinds = dict(Counter(s.kind.name for s in specs))
+    out = {}
+    for locale in locales:
+        questions = [word(s, i, name, locale) for i, s in enumerate(specs, 1)]
+        header = QuizHeader(
+            name=name,
+            locale=locale,
+            n=n,
+            seed=seed,
+            questions=len(questions),
+            kinds=kinds,  # type: ignore[arg-type]
+        )
+        out[locale] = (header, questions)
+    return out
+
+
+def write_datasets(
+    n: int, seed: int, locales: Sequence[str], name: str = "core", directory: Path = QUIZZES_DIR
+) -> list[Path]:
+    written = []
+    for locale, (header, questions) in build_datasets(n, seed, locales, name).items():
+        path = dataset_path(name, locale, directory)
+        write_dataset(path, header, questions)
+        written.append(path)
+    return written
+
+
+def stale(paths: Sequence[Path]) -> list[Path]:
+    """The dataset files among ``paths`` that differ from a rebuild with their own header's
+    settings (datasets with the same name, size and seed are drafted once)."""
+    out = []
+    groups: dict[tuple[str, int, int], list[tuple[Path, str]]] = {}
+    for path in paths:
+        header = read_dataset(path).header
+        groups.setdefault((header.name, header.n, header.seed), []).append((path, header.locale))
+    for (name, n, seed), members in groups.items():
+        built = build_datasets(n, seed, [loc for _, loc in members], name)
+        for path, locale in members:
+            header, questions = built[locale]
+            want = "\n".join(dataset_lines(header, questions)) + "\n"
+            if path.read_text(encoding="utf-8") != want:
+                out.append(path)
+    return out
+
+
+__all__ = ["QUIZZES_DIR", "build_datasets", "dataset_path", "stale", "word", "write_datasets"]

@@ -1,0 +1,402 @@
+"""``quiz run CONFIG``: ask the model players of a league config every question of a dataset.
+
+The models are asked exactly as they are at a game table — the same providers behind the same
+per-provider limits and spend ledger (:class:`~harness.league.model_seats.ModelSeats`), the same
+:class:`~harness.agents.llm_agent.LLMAgent` (answer modes, strict parsing, corrective re-prompts,
+retries, deadlines, response cache, decision records) built from each player's spec — with the
+rules document under test as the system prompt (:func:`harness.quiz.render.system_prompt`) and
+the question text as the one user message.  Single answers use the game answer object
+``{"choice": id}``; set answers ``{"answer": [ids]}``.
+
+Each answer is one :class:`QuizAnswer` line in ``OUT/answers.jsonl`` (appended and flushed, its
+full decision record inside), so a stopped run keeps every answer; running again asks only what
+is missing (a new ``--rules`` document adds its answers next to the others).  Every model call is
+in ``OUT/spend.jsonl``; the config's spending caps count that ledger and stop the run (no call is
+sent once a cap is passed).  A model that never answers validly in time scores as no answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from harness.agents.decision_record import ModelDecisionRecord
+from harness.agents.llm_agent import FatalModelError, LLMAgent
+from harness.agents.model_spec import build_llm_agent
+from harness.agents.redact import redact
+from harness.engine.roles import MIN_SEATS, MODES
+from harness.league.config import LeagueConfig
+from harness.league.ledger import current_game
+from harness.league.model_seats import ModelSeats
+from harness.paths import RULES_MD_DIR
+
+from .models import Dataset, QuizError, QuizQuestion
+from .render import system_prompt
+from .score import exact, f1
+
+ANSWERS_FILE = "answers.jsonl"
+NO_ANSWER = "no_answer"
+
+
+@dataclass(frozen=True)
+class RulesDoc:
+    """A rules document under test: a short label, its text and the text's sha256."""
+
+    label: str
+    text: str
+    sha256: str
+
+    @classmethod
+    def from_text(cls, label: str, text: str) -> RulesDoc:
+        return cls(label, text, hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+def rules_doc(path: str | Path | None, locale: str) -> RulesDoc:
+    """The rules document at ``path``, or the shipped ``rules_md/rules.<locale>.md``."""
+    p = Path(path) if path is not None else RULES_MD_DIR / f"rules.{locale}.md"
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise QuizError(f"cannot read rules document {p}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise QuizError(f"rules document {p} is not UTF-8 text") from None
+    if not text.strip():
+        raise QuizError(f"rules document {p} is empty")
+    return RulesDoc.from_text(p.name, text)
+
+
+class QuizAnswer(BaseModel):
+    """One model's answer to one question under one rules document."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["answer"] = "answer"
+    schema_version: Literal[1] = 1
+    run: str
+    dataset: str
+    dataset_sha256: str
+    question_id: str
+    kind: str
+    mode: str
+    seats: int
+    answer_shape: Literal["one", "set"]
+    player: str
+    model: str
+    rules: str
+    rules_sha256: str
+    expected: list[str]
+    given: list[str] | None  # None: no valid answer in time (fallback)
+    exact: bool
+    f1: float
+    fallback: str | None = None
+    latency_s: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    record: dict[str, Any]
+
+    @property
+    def arm(self) -> tuple[str, str]:
+        return (self.player, self.rules_sha256)
+
+
+def _cell_rank(mode: str, seats: int) -> int:
+    """Position of a (mode, seats) cell on the diagonal that walks every mode and table size at
+    once: rank i has mode i mod 4 and size 4 + i mod 5."""
+    m, n = MODES.index(mode), seats - MIN_SEATS
+    return next(i for i in range(len(MODES) * 5) if i % len(MODES) == m and i % 5 == n)
+
+
+def select_questions(
+    dataset: Dataset, limit: int | None = None, kinds: Sequence[str] | None = None
+) -> list[QuizQuestion]:
+    """The questions of ``kinds`` (all by default); with ``limit``, that many spread evenly over
+    the kinds and, within a kind, over its modes and table sizes (taken in turn along a
+    diagonal of the cells, started at a different cell for each kind)."""
+    pool = [q for q in dataset.questions if kinds is None or q.kind in kinds]
+    if limit is None or limit >= len(pool):
+        return pool
+    queues: dict[str, list[QuizQuestion]] = {}
+    for q in pool:
+        queues.setdefault(q.kind, []).append(q)
+    for k, (kind, queue) in enumerate(queues.items()):
+        cells: dict[tuple[str, int], list[QuizQuestion]] = {}
+        for q in queue:
+            cells.setdefault((q.mode, q.seats), []).append(q)
+        order = sorted(cells, key=lambda c: (_cell_rank(*c) - 3 * k) % 20)
+        depth = max(len(v) for v in cells.values())
+        queues[kind] = [cells[c][r] for r in range(depth) for c in order if r < len(cells[c])]
+    shares = dict.fromkeys(queues, 0)
+    while sum(shares.values()) < limit:  # one more for each kind in turn, while it has any
+        for kind, queue in queues.items():
+            if shares[kind] < len(queue) and sum(shares.values()) < limit:
+                shares[kind] += 1
+    picked = {q.id for kind, queue in queues.items() for q in queue[: shares[kind]]}
+    return [q for q in pool if q.id in picked]
+
+
+def dataset_sha256(dataset: Dataset) -> str:
+    blob = json.dumps(dataset.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def read_answers(path: Path) -> list[QuizAnswer]:
+    """The answers in ``path`` (a torn last line — a killed run — is ignored)."""
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            out.append(QuizAnswer.model_validate_json(line))
+        except ValidationError:
+            if i == len(lines) - 1:
+                continue
+            raise QuizError(f"{path}: line {i + 1} is not a quiz answer") from None
+    return out
+
+
+class QuizPrompts:
+    """The prompt builder of a quiz agent: the rules under test as the system prompt, the
+    question's text as the user message (``view`` is the :class:`QuizQuestion`)."""
+
+    def __init__(self, rules: RulesDoc, locale: str) -> None:
+        self.system = system_prompt(rules.text, locale)
+
+    def system_prompt(self, view: Any) -> str:
+        return self.system
+
+    def decision_prompt(self, view: Any, options: Sequence[str]) -> str:
+        return str(view.text)
+
+
+def no_answer(view: Any, options: Sequence[str]) -> str:
+    """The fallback of a quiz agent; a fallback is scored as no answer, whatever it returns."""
+    return "[]" if getattr(view, "answer_shape", "one") == "set" else options[0]
+
+
+class QuizStopped(Exception):
+    """The run stopped early (spending cap, fatal model error); one-line message."""
+
+
+@dataclass
+class QuizRunResult:
+    out_dir: Path
+    asked: int = 0  # answers written in this session
+    skipped: int = 0  # answers already in the folder
+    stopped: str | None = None
+    answers: list[QuizAnswer] = field(default_factory=list)  # every answer in the folder
+
+
+def _given(question: QuizQuestion, chosen: str, record: ModelDecisionRecord) -> list[str] | None:
+    if record.fallback is not None:
+        return None
+    if question.answer_shape == "set":
+        return list(json.loads(chosen))
+    return [chosen]
+
+
+async def answer_question(
+    agent: LLMAgent,
+    q: QuizQuestion,
+    deadline: float,
+    *,
+    run: str,
+    dataset: Dataset,
+    dataset_sha: str,
+    player: str,
+    model: str,
+    rules: RulesDoc,
+) -> QuizAnswer:
+    """Ask ``agent`` the question ``q`` before ``deadline`` and score its answer."""
+    context = {"game_id": f"quiz:{q.id}", "seat": q.seat, "player": player,
+               "decision_kind": f"quiz:{q.kind}"}  # fmt: skip
+    chosen, record = await agent.decide(
+        q, q.candidate_ids, deadline, context, answer_shape=q.answer_shape
+    )
+    given = _given(q, chosen, record)
+    return QuizAnswer(
+        run=run,
+        dataset=dataset.label,
+        dataset_sha256=dataset_sha,
+        question_id=q.id,
+        kind=q.kind,
+        mode=q.mode,
+        seats=q.seats,
+        answer_shape=q.answer_shape,
+        player=player,
+        model=model,
+        rules=rules.label,
+        rules_sha256=rules.sha256,
+        expected=q.answer,
+        given=given,
+        exact=exact(q.answer, given),
+        f1=f1(q.answer, given),
+        fallback=record.fallback,
+        latency_s=record.latency_s,
+        input_tokens=record.input_tokens,
+        output_tokens=record.output_tokens,
+        cost_usd=record.cost_usd,
+        record=record.model_dump(mode="json"),
+    )
+
+
+def cap_reason(config: LeagueConfig, cost_usd: float, tokens: int, at_start: bool) -> str | None:
+    """Why the config's spending caps stop the quiz, or ``None``."""
+    caps = config.spending
+    over = (lambda v, cap: v >= cap) if at_start else (lambda v, cap: v > cap)
+    if caps.max_usd is not None and over(cost_usd, caps.max_usd):
+        return f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}"
+    if caps.max_tokens is not None and over(tokens, caps.max_tokens):
+        return f"token cap reached: {tokens} tokens of {caps.max_tokens}"
+    return None
+
+
+class _Writer:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._f = path.open("a", encoding="utf-8")
+
+    def add(self, answer: QuizAnswer) -> None:
+        self._f.write(redact(answer.model_dump_json()) + "\n")
+        self._f.flush()
+
+    def close(self) -> None:
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self._f.close()
+
+
+async def run_quiz(
+    config: LeagueConfig,
+    dataset: Dataset,
+    rules: Sequence[RulesDoc],
+    out_dir: Path,
+    *,
+    questions: Sequence[QuizQuestion] | None = None,
+    on_answer: Callable[[QuizAnswer], None] | None = None,
+) -> QuizRunResult:
+    """Ask every model player of ``config`` every question of ``dataset`` (or the selection
+    ``questions`` of it) under every rules document of ``rules`` (what ``out_dir`` already holds
+    is not asked again)."""
+    players = [p.name for p in config.players if p.model is not None]
+    if not players:
+        raise QuizError("the config has no model players to quiz")
+    if not rules:
+        raise QuizError("no rules document to test")
+    sha = dataset_sha256(dataset)
+    answers_path = out_dir / ANSWERS_FILE
+    existing = read_answers(answers_path)
+    other = next((a for a in existing if a.dataset_sha256 != sha), None)
+    if other is not None:
+        raise QuizError(
+            f"{out_dir} holds answers to another dataset ({other.dataset}); use another --out"
+        )
+    done = {(a.player, a.rules_sha256, a.question_id) for a in existing}
+    asked = list(dataset.questions if questions is None else questions)
+    result = QuizRunResult(out_dir, answers=list(existing))
+    todo = [
+        (player, doc, q)
+        for player in players
+        for doc in rules
+        for q in asked
+        if (player, doc.sha256, q.id) not in done
+    ]
+    result.skipped = len(players) * len(rules) * len(asked) - len(todo)
+    seats = ModelSeats(config, out_dir)
+    reason = cap_reason(config, seats.ledger.cost_usd, seats.ledger.tokens, at_start=True)
+    if reason is not None and todo:
+        seats.ledger.close()
+        raise QuizStopped(f"{reason} ({len(todo)} answers left; raise the cap to continue)")
+    writer = _Writer(answers_path)
+    tasks: list[asyncio.Task[None]] = []
+
+    def stop(why: str) -> None:
+        if result.stopped is None:
+            result.stopped = why
+        seats.stopping = True
+        current = asyncio.current_task()
+        for t in tasks:
+            if t is not current and not t.done():
+                t.cancel()
+
+    def on_spend(cost_usd: float, tokens: int) -> None:
+        why = cap_reason(config, cost_usd, tokens, at_start=False)
+        if why is not None:
+            stop(why)
+
+    seats.on_spend = on_spend
+    agents: dict[tuple[str, str], Any] = {}
+    limit = asyncio.Semaphore(config.max_concurrent_games)
+    locale = dataset.header.locale
+
+    async def ask(player: str, doc: RulesDoc, q: QuizQuestion) -> None:
+        spec = seats.spec(player)
+        key = (player, doc.sha256)
+        if key not in agents:
+            agents[key] = build_llm_agent(
+                spec,
+                QuizPrompts(doc, locale),
+                fallback=no_answer,
+                fallback_policy=NO_ANSWER,
+                provider=seats.provider(player),
+                system_prompt_sink=seats.store.add_system_prompt,
+            )
+        async with limit:
+            if seats.stopping:
+                return
+            current_game.set(f"quiz:{q.id}")
+            try:
+                answer = await answer_question(
+                    agents[key], q, time.monotonic() + spec.decision_seconds,
+                    run=config.name, dataset=dataset, dataset_sha=sha, player=player,
+                    model=spec.label, rules=doc,
+                )  # fmt: skip
+            except FatalModelError as e:
+                stop(str(e))
+                return
+        writer.add(answer)
+        result.answers.append(answer)
+        result.asked += 1
+        if on_answer is not None:
+            on_answer(answer)
+
+    try:
+        tasks.extend(asyncio.create_task(ask(*job)) for job in todo)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for t in tasks:
+            if not t.cancelled() and (exc := t.exception()) is not None:
+                raise exc
+    finally:
+        writer.close()
+        await seats.aclose()  # closes the providers every agent shares
+    return result
+
+
+__all__ = [
+    "ANSWERS_FILE",
+    "QuizAnswer",
+    "QuizPrompts",
+    "QuizRunResult",
+    "QuizStopped",
+    "RulesDoc",
+    "answer_question",
+    "cap_reason",
+    "dataset_sha256",
+    "no_answer",
+    "read_answers",
+    "rules_doc",
+    "run_quiz",
+    "select_questions",
+]

@@ -1,0 +1,142 @@
+"""The rules-quiz page (``quiz.html``): accuracy per arm with 95 % intervals, per kind, mode and
+table size next to a random guess, and every question with the right answer and each arm's
+answer.  Self-contained (inline CSS and a few lines of JS), text from
+``prompts/report/quiz.html.j2``.
+
+A league report links the quiz pages of its run: :func:`copy_quiz_pages` copies every
+``RUN/quiz/<dataset>/quiz.html`` next to ``index.html``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from harness.paths import PROMPTS_DIR
+from harness.quiz.kinds import KIND_NAMES
+from harness.quiz.models import Dataset
+from harness.quiz.run import QuizAnswer
+from harness.quiz.summary import QuizSummary
+
+QUIZ_PAGE = "quiz.html"
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(PROMPTS_DIR / "report"),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(("html", "html.j2")),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.1f} %"
+    env.filters["pct0"] = lambda x: f"{100 * x:.0f}"
+    env.filters["fix"] = lambda x: "–" if x is None else f"{x:.2f}"
+    return env
+
+
+def _tables(s: QuizSummary) -> list[dict[str, Any]]:
+    tables = []
+    kinds = [k for k in KIND_NAMES if k in s.baseline]
+    tables.append(
+        {
+            "title": "by kind",
+            "rows": [
+                {
+                    "label": k,
+                    "cells": [a.by_kind.get(k) for a in s.arms],
+                    "base": s.baseline[k].accuracy,
+                }
+                for k in kinds
+            ],
+        }
+    )
+    for title, attr in (("by mode", "by_mode"), ("by seats", "by_seats")):
+        keys = sorted({k for a in s.arms for k in getattr(a, attr)})
+        rows = []
+        for key in keys:
+            cells = [getattr(a, attr).get(key) for a in s.arms]
+            base = next((c.baseline_accuracy for c in cells if c is not None), None)
+            rows.append({"label": key, "cells": cells, "base": base})
+        tables.append({"title": title, "rows": rows})
+    return tables
+
+
+def render_quiz_page(summary: QuizSummary, dataset: Dataset, answers: Sequence[QuizAnswer]) -> str:
+    arm_index = {(a.player, a.rules_sha256): i for i, a in enumerate(summary.arms, 1)}
+    by_question: dict[str, list[QuizAnswer]] = {}
+    for a in answers:
+        by_question.setdefault(a.question_id, []).append(a)
+    questions = []
+    for q in dataset.questions:
+        if q.id not in by_question:
+            continue  # not asked in this folder
+        label = {c.id: c.label for c in q.candidates}
+        rows = []
+        for a in sorted(by_question.get(q.id, []), key=lambda a: arm_index.get(a.arm, 0)):
+            rows.append(
+                {
+                    "arm": arm_index.get(a.arm, "?"),
+                    "given": None
+                    if a.given is None
+                    else [{"id": g, "label": label.get(g, "")} for g in a.given],
+                    "ok": a.exact,
+                    "f1": a.f1,
+                    "note": f"fallback: {a.fallback}" if a.fallback else "",
+                }
+            )
+        questions.append(
+            {
+                "id": q.id,
+                "kind": q.kind,
+                "mode": q.mode,
+                "seats": q.seats,
+                "cites": q.cites,
+                "text": q.text,
+                "right": [{"id": r, "label": label[r]} for r in q.answer],
+                "answers": rows,
+                "wrong": any(not r["ok"] for r in rows),
+            }
+        )
+    return (
+        _environment()
+        .get_template("quiz.html.j2")
+        .render(
+            s=summary,
+            tables=_tables(summary),
+            questions=questions,
+            kinds=[k for k in KIND_NAMES if k in summary.baseline],
+            locale=dataset.header.locale,
+            generated=time.strftime("%Y-%m-%d %H:%M"),
+        )
+    )
+
+
+def write_quiz_page(
+    out_dir: Path, summary: QuizSummary, dataset: Dataset, answers: Sequence[QuizAnswer]
+) -> Path:
+    path = out_dir / QUIZ_PAGE
+    path.write_text(render_quiz_page(summary, dataset, answers), encoding="utf-8")
+    return path
+
+
+def copy_quiz_pages(run_dir: Path, out_dir: Path) -> list[tuple[str, str]]:
+    """Copy the quiz pages of ``run_dir`` (``quiz/<dataset>/quiz.html``) into ``out_dir`` as
+    ``quiz-<dataset>.html``; returns (dataset, file name) of each."""
+    found = []
+    for page in sorted((Path(run_dir) / "quiz").glob(f"*/{QUIZ_PAGE}")):
+        name = f"quiz-{page.parent.name}.html"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(page, out_dir / name)
+        found.append((page.parent.name, name))
+    return found
+
+
+__all__ = ["QUIZ_PAGE", "copy_quiz_pages", "render_quiz_page", "write_quiz_page"]

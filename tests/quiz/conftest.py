@@ -1,0 +1,20 @@
+"""Shared fixtures of the quiz tests: the shipped datasets, read once."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from harness.quiz.dataset import QUIZZES_DIR
+from harness.quiz.models import Dataset, read_dataset
+
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+
+SHIPPED = {locale: QUIZZES_DIR / f"core.{locale}.jsonl" for locale in ("en", "ru")}
+
+
+@pytest.fixture(scope="session")
+def shipped() -> dict[str, Dataset]:
+    """The shipped datasets ``quizzes/core.en.jsonl`` and ``core.ru.jsonl``."""
+    return {locale: read_dataset(path) for locale, path in SHIPPED.items()}
