@@ -1,5 +1,5 @@
 """``bangarena inspect RUN [--model M] [--player P] [--role R] [--seat N] [--kind K]
-[--fallback REASON] [--invalid] [--game ID] [--limit N] [--json] [--locale en|ru]``.
+[--fallback REASON] [--invalid] [--game ID] [--limit N] [--json] [--locale LOCALE]``.
 
 Shows recorded decisions that match every given filter: the view the seat had (re-rendered from
 the replayed game), the options, and for model seats the exact prompt, raw answers, reasoning,
@@ -17,6 +17,7 @@ from typing import Any
 from harness.engine.roles import ROLES
 from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
+from harness.views.names import LOCALES
 
 from .errors import CliError
 from .replay_cmd import open_run
@@ -67,7 +68,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also print the earlier messages of a model seat's conversation (default: a count)",
     )
-    p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of the views")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the views")
     p.set_defaults(func=run)
 
 

@@ -1,4 +1,4 @@
-"""``bangarena replay RUN [--game ID] [--step] [--seat N | --full] [--locale en|ru]``.
+"""``bangarena replay RUN [--game ID] [--step] [--seat N | --full] [--locale LOCALE]``.
 
 Without ``--step`` it verifies: the game (or every finished game of the run) is re-played through
 the engine and must match the records event by event.  Prints ``verified: N decisions, M events``
@@ -30,6 +30,7 @@ from harness.replay import (
     seat_names,
 )
 from harness.replay.inspect import REPORT_TEMPLATES
+from harness.views.names import LOCALES, feed_title
 from harness.views.narrate import Narrator
 from harness.views.render import render_markdown
 from harness.views.table_text import table_text
@@ -55,7 +56,7 @@ def register(sub: Any) -> None:
         "--seat", type=int, metavar="N", help="show the table as seat N saw it (default: --full)"
     )
     who.add_argument("--full", action="store_true", help="show the full table (default)")
-    p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of the views")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the views")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run)
 
@@ -145,7 +146,7 @@ def step_texts(store: RunStore, game_id: str, seat: int | None, locale: str) -> 
         raise CliError(f"--seat must be 0..{start.seats - 1} for game {game_id}")
     names = seat_names(start)
     template = _step_template()
-    feed_title = _strings().feed_titles[locale]
+    title = feed_title("step", locale)
     narrator = Narrator(names, locale)
     texts = []
     steps = len(decisions) + 1
@@ -157,7 +158,7 @@ def step_texts(store: RunStore, game_id: str, seat: int | None, locale: str) -> 
             feed: list[str] | None = narrator.lines(events)
         else:
             view = build_view(game, seat, since=st.prev_event_count)
-            body = render_markdown(view, names, locale, feed_title=feed_title).rstrip()
+            body = render_markdown(view, names, locale, feed_title=title).rstrip()
             feed = None
         texts.append(
             template.render(
@@ -171,7 +172,7 @@ def step_texts(store: RunStore, game_id: str, seat: int | None, locale: str) -> 
                 winners=[names[i] for i in game.winners],
                 body=body,
                 feed=feed,
-                locale=locale,
+                feed_title=title,
             )
         )
     return texts

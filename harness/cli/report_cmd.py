@@ -1,4 +1,4 @@
-"""``bangarena report RUN [--out DIR] [--locale en|ru] [--workers N]``: the offline HTML report."""
+"""``bangarena report RUN [--out DIR] [--locale LOCALE] [--workers N]``: the offline HTML report."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from harness.records.store import RecordError
+from harness.views.names import LOCALES
 
 from .errors import CliError
 from .progress import Progress
@@ -26,7 +27,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: RUN/report)")
-    p.add_argument("--locale", choices=("en", "ru"), default="en", help="language of game text")
+    p.add_argument("--locale", choices=LOCALES, default="en", help="language of game text")
     p.add_argument("--workers", type=int, metavar="N", help="processes (default: all CPUs)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run)

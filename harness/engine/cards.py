@@ -21,14 +21,13 @@ class CardKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CardType:
+    """A card type; its name and effect text in every language are in the glossaries
+    (``harness/views/glossary/<locale>.yaml``)."""
+
     id: str
-    en: str
-    ru: str
     kind: CardKind
     copies: int
     range: int  # weapon range; 0 for cards that are not weapons
-    effect_en: str
-    effect_ru: str
 
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -44,58 +43,29 @@ RED_SUITS: Final = frozenset({"H", "D"})
 _B, _U, _W = CardKind.BROWN, CardKind.BLUE, CardKind.WEAPON
 
 CARD_TYPES: Final[tuple[CardType, ...]] = (
-    CardType("shot", "Shot", "Выстрел", _B, 25, 0,
-             "Deal 1 damage to a player within your weapon range. Once per turn.",
-             "Нанеси 1 урон игроку в дальности оружия (1 раз за ход)."),
-    CardType("ricochet", "Ricochet", "Рикошет", _B, 12, 0,
-             "Reaction: cancel a Shot or Buckshot hit aimed at you.",
-             "Реакция: отмени направленный в тебя Выстрел или удар Картечи."),
-    CardType("flask", "Flask", "Фляга", _B, 6, 0,
-             "+1 ♥ (not above max). Out of turn only at 1 ♥ against a Shot or Buckshot hit with 3+ players alive.",
-             "+1 ♥ себе. В чужой ход — только при 1 ♥ против Выстрела или Картечи и если живых >2."),
-    CardType("snatch", "Snatch", "Выхватить", _B, 4, 0,
-             "Take an in-play card or a random hand card from a player at distance 1.",
-             "Забери у игрока на дистанции 1 карту со стола на выбор или случайную с руки."),
-    CardType("knock_off", "Knock Off", "Сбросить", _B, 4, 0,
-             "Make any player discard an in-play card of your choice or a random hand card.",
-             "Сбрось у любого игрока карту со стола на выбор или случайную с руки."),
-    CardType("duel", "Duel", "Поединок", _B, 3, 0,
-             "Challenge any player: alternately discard Shots, target first; the first who does not loses 1 ♥.",
-             "Вызови любого игрока: по очереди сбрасываете Выстрел, первым — он; кто не смог — −1 ♥."),
-    CardType("raid", "Raid", "Набег", _B, 2, 0,
-             "Every other player discards a Shot or loses 1 ♥.",
-             "Каждый другой игрок сбрасывает Выстрел или теряет 1 ♥."),
-    CardType("wagon", "Wagon", "Обоз", _B, 2, 0, "Draw 2 cards.", "Возьми 2 карты из колоды."),
-    CardType("bazaar", "Bazaar", "Базар", _B, 2, 0,
-             "Every living player draws 1 card, in turn order starting with you.",
-             "Каждый живой игрок берёт 1 карту из колоды — по кругу, начиная с тебя."),
-    CardType("saloon", "Saloon", "Салун", _B, 1, 0,
-             "Every living player heals 1 ♥.", "Каждый живой игрок восстанавливает 1 ♥."),
-    CardType("caravan", "Caravan", "Караван", _B, 1, 0, "Draw 3 cards.", "Возьми 3 карты из колоды."),
-    CardType("buckshot", "Buckshot", "Картечь", _B, 1, 0,
-             "1 damage to every other player (each may answer as to a Shot). Does not use your Shot.",
-             "Каждый другой получает 1 урон; спасают Укрытие и Рикошет. Лимит Выстрелов не тратит."),
-    CardType("jail", "Jail", "Тюрьма", _U, 3, 0,
-             "Put in front of another player (never the Marshal). At the start of their turn: ♥ frees them; otherwise they draw but play nothing. Then discarded.",
-             "Посади игрока (не Маршала). В начале его хода: ♥ — играет, иначе добор без розыгрыша. Тюрьма — в сброс."),
-    CardType("cover", "Cover", "Укрытие", _U, 2, 0,
-             "Against each Shot or Buckshot hit on you: a 50/50 check cancels it.",
-             "В тебя Выстрел или Картечь — бросок 50 на 50: повезло — удар отменён."),
-    CardType("horse", "Horse", "Конь", _U, 2, 0,
-             "Other players see you 1 farther.", "Другие видят тебя на 1 дальше."),
-    CardType("scope", "Scope", "Прицел", _U, 1, 0,
-             "You see other players 1 closer (never closer than 1).",
-             "Ты видишь других на 1 ближе, но не ближе 1."),
-    CardType("dynamite", "Dynamite", "Динамит", _U, 1, 0,
-             "Put in front of yourself. At the start of the holder's turn (before Jail): ♠2–9 deals 3 damage; otherwise it passes to the next player.",
-             "Перед собой. В начале хода, до Тюрьмы: пики 2–9 — 3 урона, иначе — следующему по ходу."),
-    CardType("volcanic", "Volcanic", "Вулкан", _W, 2, 1,
-             "Weapon: range 1, unlimited Shots.", "Оружие: дальность 1, Выстрелы без лимита."),
-    CardType("sawed_off", "Sawed-Off", "Обрез", _W, 3, 2, "Weapon: range 2.", "Оружие: дальность 2."),
-    CardType("rifle", "Rifle", "Ружьё", _W, 1, 3, "Weapon: range 3.", "Оружие: дальность 3."),
-    CardType("carbine", "Carbine", "Карабин", _W, 1, 4, "Weapon: range 4.", "Оружие: дальность 4."),
-    CardType("long_rifle", "Long Rifle", "Винтовка", _W, 1, 5, "Weapon: range 5.", "Оружие: дальность 5."),
-)  # fmt: skip
+    CardType("shot", _B, 25, 0),
+    CardType("ricochet", _B, 12, 0),
+    CardType("flask", _B, 6, 0),
+    CardType("snatch", _B, 4, 0),
+    CardType("knock_off", _B, 4, 0),
+    CardType("duel", _B, 3, 0),
+    CardType("raid", _B, 2, 0),
+    CardType("wagon", _B, 2, 0),
+    CardType("bazaar", _B, 2, 0),
+    CardType("saloon", _B, 1, 0),
+    CardType("caravan", _B, 1, 0),
+    CardType("buckshot", _B, 1, 0),
+    CardType("jail", _U, 3, 0),
+    CardType("cover", _U, 2, 0),
+    CardType("horse", _U, 2, 0),
+    CardType("scope", _U, 1, 0),
+    CardType("dynamite", _U, 1, 0),
+    CardType("volcanic", _W, 2, 1),
+    CardType("sawed_off", _W, 3, 2),
+    CardType("rifle", _W, 1, 3),
+    CardType("carbine", _W, 1, 4),
+    CardType("long_rifle", _W, 1, 5),
+)
 
 TYPE_BY_ID: Final = {t.id: t for t in CARD_TYPES}
 TYPE_ORDER: Final = {t.id: i for i, t in enumerate(CARD_TYPES)}
@@ -165,13 +135,3 @@ def is_red(card: int) -> bool:
 def is_dynamite_blast(card: int) -> bool:
     """A Dynamite check explodes on ♠2–9 (RULES.md §6)."""
     return CARD_SUIT[card] == "S" and 2 <= CARD_RANK[card] <= 9
-
-
-def face_label(face: str, locale: str = "en") -> str:
-    """``shot.QH`` → ``Shot ♥Q`` (or the Russian name)."""
-    type_id, _, code = face.partition(".")
-    spec = TYPE_BY_ID[type_id]
-    name = spec.ru if locale == "ru" else spec.en
-    if not code:
-        return name
-    return f"{name} {SUIT_SYMBOL[code[-1]]}{code[:-1]}"

@@ -14,25 +14,6 @@ UPGRADES: Final = ("marksmanship", "toughness", "instinct")
 MIN_SEATS: Final = 4
 MAX_SEATS: Final = 8
 
-ROLE_NAMES: Final = {
-    "marshal": ("Marshal", "Маршал"),
-    "deputy": ("Deputy", "Помощник"),
-    "raider": ("Raider", "Налётчик"),
-    "loner": ("Loner", "Одиночка"),
-    "double_agent": ("Double Agent", "Двойной агент"),
-}
-MODE_NAMES: Final = {
-    "classic": ("Classic", "Классика"),
-    "partners": ("Partners", "Напарники"),
-    "double_agent": ("Double Agent (beta)", "Двойной агент (бета)"),
-    "old_classic": ("Old Classic", "Старая классика"),
-}
-UPGRADE_NAMES: Final = {
-    "marksmanship": ("Marksmanship", "Меткость"),
-    "toughness": ("Toughness", "Закалка"),
-    "instinct": ("Instinct", "Чутьё"),
-}
-
 TEAM_OF: Final[dict[str, Team]] = {
     "marshal": "law",
     "deputy": "law",

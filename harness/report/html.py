@@ -34,10 +34,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from harness.engine.roles import MODES, ROLE_NAMES
+from harness.engine.roles import MODES, ROLES
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
-from harness.views.names import mode_name, role_name
+from harness.views.names import mode_name, role_name, text_direction
 
 from .charts import (
     PALETTE,
@@ -317,7 +317,8 @@ def render_index(
         game_data=dumps(games).replace("</", "<\\/"),
         game_count=len(games["rows"]),
         locale=locale,
-        roles={r: role_name(r, locale) for r in ROLE_NAMES},
+        game_dir=text_direction(locale),  # rtl: game text in Arabic reads right to left
+        roles={r: role_name(r, locale) for r in ROLES},
         modes={m: mode_name(m, locale) for m in MODES},
         warnings=list(warnings),
         css=_static("report.css"),

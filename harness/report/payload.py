@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.engine import EngineError, Game, SeatView, build_view, filter_event, parse_action
-from harness.engine.roles import ROLE_NAMES
+from harness.engine.roles import ROLES
 from harness.engine.view import PublicSeat
 from harness.records import DecisionLine, GameEnd, GameStart
 from harness.replay.verify import omniscient_event, replay_records, replay_steps, seat_names
@@ -394,7 +394,7 @@ def game_payload(
         "result": {"side": end.winning_side, "winners": end.winners, "rounds": end.rounds},
         "warn": warn,
         "players": players,
-        "roles": {r: role_name(r, locale) for r in ROLE_NAMES},
+        "roles": {r: role_name(r, locale) for r in ROLES},
         "events": _narrate(game.events, Narrator(names, locale), exact),
         "steps": steps,
         "models": any(

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from harness.engine import SeatView, parse_action
-from harness.engine.cards import TYPE_BY_ID
 
 from .names import (
+    card_effect,
     card_label,
     character_ability,
     character_name,
@@ -23,11 +23,6 @@ from .narrate import Narrator
 from .options import decision_header, option_label
 
 SCHEMA_VERSION = 1
-
-
-def card_effect(face: str, locale: str) -> str:
-    t = TYPE_BY_ID[face.partition(".")[0]]
-    return t.effect_ru if locale == "ru" else t.effect_en
 
 
 def view_context(

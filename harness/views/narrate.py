@@ -10,36 +10,30 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from harness.paths import PROMPTS_DIR
 
-from .names import card_label, card_name, mode_name, role_name, upgrade_name
+from .names import (
+    LOCALES,
+    card_label,
+    card_name,
+    glossary,
+    mode_name,
+    reason_name,
+    role_name,
+    side_name,
+    upgrade_name,
+    word,
+)
 
-_WHY = {
-    "en": {
-        "deal": "deal", "wagon": "Wagon", "caravan": "Caravan", "bazaar": "Bazaar",
-        "stone_leopard": "Stone Leopard", "empty_hands": "Empty Hands", "red_suit": "Red Suit",
-        "vulture_jr": "Vulture Jr.", "bounty": "bounty", "raider_reward": "reward for a Raider",
-        "hand_limit": "hand limit", "knock_off": "Knock Off", "eliminated": "eliminated",
-        "bonesetter": "Bonesetter", "flask": "Flask", "saloon": "Saloon", "glory": "glory",
-        "last_bullet": "last bullet", "penalty": "penalty",
-    },
-    "ru": {
-        "deal": "раздача", "wagon": "Обоз", "caravan": "Караван", "bazaar": "Базар",
-        "stone_leopard": "Каменный Барс", "empty_hands": "Пустые Руки", "red_suit": "Красная Масть",
-        "vulture_jr": "Стервятник-младший", "bounty": "награда за голову",
-        "raider_reward": "награда за Налётчика", "hand_limit": "лимит руки",
-        "knock_off": "Сбросить", "eliminated": "выбыл", "bonesetter": "Костоправ",
-        "flask": "Фляга", "saloon": "Салун", "glory": "слава", "last_bullet": "последний патрон",
-        "penalty": "штраф",
-    },
-}  # fmt: skip
-_SIDE = {
-    "en": {
-        "law": "the Law",
-        "raiders": "the Raiders",
-        "loner": "the Loner",
-        "loners": "the Loners",
-    },
-    "ru": {"law": "Закон", "raiders": "Налётчики", "loner": "Одиночка", "loners": "Одиночки"},
-}
+
+def feed_reasons(locale: str) -> dict[str, str]:
+    """The feed's words for why something happened (``deal``, ``glory``, ...) in ``locale``."""
+    return dict(glossary(locale).reasons)
+
+
+def __getattr__(name: str) -> Any:
+    # ``_WHY``: every locale's feed reasons (read by the leak scanner's list of general texts)
+    if name == "_WHY":
+        return {loc: feed_reasons(loc) for loc in LOCALES}
+    raise AttributeError(name)
 
 
 class Narrator:
@@ -55,11 +49,9 @@ class Narrator:
             "role": lambda r: role_name(r, locale),
             "mode": lambda m: mode_name(m, locale),
             "upgrade": lambda u: upgrade_name(u, locale),
-            "what": lambda w: (
-                ("рука" if locale == "ru" else "hand") if w == "hand" else card_name(w, locale)
-            ),
-            "why": lambda w: _WHY[locale].get(w, w),
-            "side": lambda s: _SIDE[locale][s],
+            "what": lambda w: word("hand", locale) if w == "hand" else card_name(w, locale),
+            "why": lambda w: reason_name(w, locale),
+            "side": lambda s: side_name(s, locale),
         }
         self._helpers = _Attr(helpers)
         self._module = _module(locale)
@@ -92,7 +84,7 @@ class _Attr(dict[str, Any]):
             raise AttributeError(key) from None
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=len(LOCALES))
 def _module(locale: str) -> Any:
     env = Environment(
         loader=FileSystemLoader(PROMPTS_DIR), undefined=StrictUndefined, autoescape=False

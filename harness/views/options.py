@@ -12,13 +12,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from harness.engine import Action, SeatView
 from harness.paths import PROMPTS_DIR
 
-from .names import card_label, card_name, upgrade_name
+from .names import card_label, card_name, reason_name, upgrade_name
 
 # Decision-context fields that name a seat (the others are counts or words).
 SEAT_FIELDS = frozenset({"attacker", "target", "challenger", "current", "seat", "victim"})
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _module(locale: str) -> Any:
     env = Environment(
         loader=FileSystemLoader(PROMPTS_DIR), undefined=StrictUndefined, autoescape=False
@@ -27,6 +27,7 @@ def _module(locale: str) -> Any:
         card=lambda f: card_label(f, locale),
         cardname=lambda t: card_name(t, locale),
         upgrade=lambda u: upgrade_name(u, locale),
+        why=lambda w: reason_name(w, locale),
     )
     return env.get_template(f"options.{locale}.j2").make_module()
 

@@ -17,25 +17,12 @@ from harness.engine import SeatView
 from harness.paths import RULES_MD_DIR
 
 from .context import view_context
+from .names import feed_title as _feed_title
 from .narrate import Narrator
 from .render import environment, markdown_from_context
 
-# Titles of the event feed inside a decision message, by what the feed holds.
-FEED_TITLES = {
-    "en": {
-        "since": "Since your previous message",
-        "game": "The game so far",
-        "recent": "Recent events",
-    },
-    "ru": {
-        "since": "С твоего прошлого сообщения",
-        "game": "Ход партии",
-        "recent": "Последние события",
-    },
-}
 
-
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def rules_text(locale: str) -> str:
     path = RULES_MD_DIR / f"rules.{locale}.md"
     if not path.exists():  # a fresh checkout always has them; build if someone deleted them
@@ -45,7 +32,7 @@ def rules_text(locale: str) -> str:
     return path.read_text(encoding="utf-8").rstrip("\n")
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def system_prompt_text(locale: str) -> str:
     """The system prompt of every seat in ``locale``: rules and answer format, nothing else."""
     return (
@@ -87,13 +74,13 @@ class PromptBuilder:
         view: SeatView,
         *,
         feed: Sequence[str],
-        feed_title: str = "since",
+        feed_title: str = "since",  # since, game or recent
         game: bool = False,
         record: str | None = None,
         previous_fallback: str | None = None,
     ) -> str:
         """One decision message: optionally the game message and a public record first, then
-        the table now with ``feed`` (narrated lines) under ``FEED_TITLES[locale][feed_title]``,
+        the table now with ``feed`` (narrated lines) under its title in the locale's glossary,
         and the options."""
         ctx = view_context(view, self.names, self.locale, feed=False)
         ctx["feed"] = list(feed)
@@ -101,7 +88,7 @@ class PromptBuilder:
             ctx,
             abilities=False,
             effects=False,
-            feed_title=FEED_TITLES[self.locale][feed_title],
+            feed_title=_feed_title(feed_title, self.locale),
         )
         return (
             environment()
@@ -121,4 +108,4 @@ class PromptBuilder:
         return self.user_message(view, feed=self.feed_lines(view.events), game=True)
 
 
-__all__ = ["FEED_TITLES", "PromptBuilder", "rules_text", "system_prompt_text"]
+__all__ = ["PromptBuilder", "rules_text", "system_prompt_text"]

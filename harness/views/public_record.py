@@ -90,7 +90,7 @@ def _played(players: list[PlayerRecord], e: dict[str, Any]) -> None:
         players[seat].dynamite += 1
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _template(locale: str) -> Template:
     return environment().get_template(f"record.{locale}.j2")
 

@@ -16,8 +16,8 @@ from harness.engine import SeatView
 from harness.paths import PROMPTS_DIR
 
 from .context import view_context
-
-FEED_TITLE = {"en": "Since your last decision", "ru": "С твоего прошлого решения"}
+from .names import feed_title as _feed_title
+from .names import glossary
 
 
 @lru_cache(maxsize=1)
@@ -57,7 +57,8 @@ def markdown_from_context(
         **ctx,
         abilities=abilities,
         effects=effects,
-        feed_title=feed_title or FEED_TITLE[locale],
+        feed_title=feed_title or _feed_title("decision", locale),
+        g=glossary(locale),
     )
 
 

@@ -18,17 +18,15 @@ from harness.engine.roles import (
     HIGH_NOON_ROUND,
     MARSHAL_HAND_ADJUST,
     MARSHAL_HP_BONUS,
-    MODE_NAMES,
     MODES,
-    ROLE_NAMES,
+    ROLES,
     TEAM_OF,
-    UPGRADE_NAMES,
     UPGRADES,
     composition,
 )
 from harness.paths import RULES_MD_DIR
 
-from .names import LOCALES
+from .names import LOCALES, glossary
 from .render import environment
 
 RULES_VERSION = 1
@@ -50,13 +48,13 @@ def rules_data() -> dict[str, Any]:
         cards.append(
             {
                 "id": t.id,
-                "name": {"en": t.en, "ru": t.ru},
+                "name": {loc: glossary(loc).cards[t.id].name for loc in LOCALES},
                 "kind": str(t.kind),
                 "copies": t.copies,
                 "range": t.range or None,
                 "cards": phys,
                 "suits_ranks": " ".join(SUIT_SYMBOL[p["suit"]] + p["rank"] for p in phys),
-                "effect": {"en": t.effect_en, "ru": t.effect_ru},
+                "effect": {loc: glossary(loc).cards[t.id].effect for loc in LOCALES},
             }
         )
     compositions: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
@@ -71,26 +69,27 @@ def rules_data() -> dict[str, Any]:
         "characters": [
             {
                 "id": c.id,
-                "name": {"en": c.en, "ru": c.ru},
+                "name": {loc: glossary(loc).characters[c.id].name for loc in LOCALES},
                 "hp": c.hp,
                 "hp_old_classic": c.old_classic_hp,
-                "ability": {"en": c.ability_en, "ru": c.ability_ru},
+                "ability": {loc: glossary(loc).characters[c.id].ability for loc in LOCALES},
             }
             for c in CHARACTERS
         ],
         "roles": [
-            {"id": r, "name": {"en": en, "ru": ru}, "team": TEAM_OF[r]}
-            for r, (en, ru) in ROLE_NAMES.items()
+            {"id": r, "name": {loc: glossary(loc).roles[r] for loc in LOCALES}, "team": TEAM_OF[r]}
+            for r in ROLES
         ],
-        "modes": [{"id": m, "name": {"en": en, "ru": ru}} for m, (en, ru) in MODE_NAMES.items()],
+        "modes": [
+            {"id": m, "name": {loc: glossary(loc).modes[m] for loc in LOCALES}} for m in MODES
+        ],
         "compositions": dict(compositions),
         "marshal_hp_bonus": {str(k): v for k, v in MARSHAL_HP_BONUS.items()},
         "marshal_hp_bonus_old_classic": 1,
         "marshal_hand_adjust": {str(k): v for k, v in MARSHAL_HAND_ADJUST.items()},
         "high_noon_round": HIGH_NOON_ROUND,
         "upgrades": [
-            {"id": u, "name": {"en": UPGRADE_NAMES[u][0], "ru": UPGRADE_NAMES[u][1]}}
-            for u in UPGRADES
+            {"id": u, "name": {loc: glossary(loc).upgrades[u] for loc in LOCALES}} for u in UPGRADES
         ],
         "checks": {
             "jail": {"success": "♥", "probability": round(21 / 80, 3)},
@@ -108,8 +107,14 @@ def rules_data() -> dict[str, Any]:
 
 
 def render_rules_md(locale: str) -> str:
+    """``rules.<locale>.md``: the template ``d`` (:func:`rules_data`), ``L`` (the locale) and
+    ``g`` (its glossary: the names of roles, modes, upgrades, card kinds and sides)."""
     data = rules_data()
-    return environment().get_template(f"rules/rules.{locale}.md.j2").render(d=data, L=locale)
+    return (
+        environment()
+        .get_template(f"rules/rules.{locale}.md.j2")
+        .render(d=data, L=locale, g=glossary(locale))
+    )
 
 
 def rules_files() -> dict[str, str]:

@@ -16,8 +16,8 @@ from pathlib import Path
 from harness.agents import RandomAgent
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
-from harness.views.names import default_names
 from harness.views.history import Transcript
+from harness.views.names import default_names
 from harness.views.render import render_json, render_markdown
 
 HERE = Path(__file__).resolve().parent
@@ -25,6 +25,9 @@ HERE = Path(__file__).resolve().parent
 GAMES = (
     ("classic4_en", 4, "classic", 39, "en"),
     ("double_agent5_ru", 5, "double_agent", 46, "ru"),
+    ("partners4_zh", 4, "partners", 39, "zh"),
+    ("old_classic5_ja", 5, "old_classic", 20, "ja"),
+    ("double_agent5_ar", 5, "double_agent", 15, "ar"),
 )
 
 
@@ -53,7 +56,7 @@ def produce(name: str, seats: int, mode: str, seed: int, locale: str) -> dict[st
         if options and len(options) > 1:
             user = t.turn(view, options)[-1]
             prompts.append(head + user["content"] + "\n")
-            answer = json.dumps({"choice": getattr(decided, "option")})
+            answer = json.dumps({"choice": decided.option})
             t.commit([user, {"role": "assistant", "content": answer}])
 
     game = Game.new(seats, mode, seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 
-from tests.golden.regenerate import HERE, all_files
+from tests.golden.regenerate import GAMES, HERE, all_files
 
 
 def test_golden_files_match() -> None:
@@ -23,7 +23,8 @@ def test_golden_files_match() -> None:
             raise AssertionError(
                 f"{name} differs from a fresh render (python -m tests.golden.regenerate):\n{diff}"
             )
-    assert len(fresh) == 6
+    assert len(fresh) == 3 * len(GAMES)
+    assert {spec[4] for spec in GAMES} == {"en", "ru", "zh", "ja", "ar"}
 
 
 def test_golden_views_show_no_hidden_roles_or_hands() -> None:
@@ -33,8 +34,7 @@ def test_golden_views_show_no_hidden_roles_or_hands() -> None:
 
     from harness.engine import Game
 
-    for name, seats, mode, seed in (("classic4_en", 4, "classic", 39),
-                                    ("double_agent5_ru", 5, "double_agent", 46)):  # fmt: skip
+    for name, seats, mode, seed, _locale in GAMES:
         game = Game.new(seats, mode, seed)
         roles = [s.role for s in game.seats]
         lines = (HERE / f"{name}.views.jsonl").read_text(encoding="utf-8").splitlines()
