@@ -56,10 +56,10 @@ def create_app(config: WebConfig | None = None, *, registry: Registry | None = N
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {
-            "locales": list(LOCALES),
+            "locales": list(p.PAGE_LOCALES),
             "seats": [MIN_SEATS, MAX_SEATS],
             "modes": [
-                {"id": m, "name": {loc: mode_name(m, loc) for loc in LOCALES}} for m in MODES
+                {"id": m, "name": {loc: mode_name(m, loc) for loc in p.PAGE_LOCALES}} for m in MODES
             ],  # fmt: skip
             "decision_seconds": list(p.DECISION_SECONDS),
             "speeds": list(p.SPEEDS),
@@ -69,8 +69,8 @@ def create_app(config: WebConfig | None = None, *, registry: Registry | None = N
 
     @app.get("/api/library/{locale}")
     async def library(locale: str) -> dict[str, Any]:
-        if locale not in LOCALES:
-            raise HTTPException(404, f"no locale {locale[:8]!r}")
+        if locale not in LOCALES or not (RULES_MD_DIR / f"rules.{locale}.md").exists():
+            raise HTTPException(404, f"no library in locale {locale[:8]!r}")
         return _library(locale)
 
     @app.websocket("/ws")

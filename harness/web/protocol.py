@@ -24,6 +24,7 @@ DecisionSeconds = Literal[15, 30, 60, 90]
 ClaimRole = Literal["deputy", "raider", "loner"]
 Reaction = Literal["like", "funny", "angry", "scared", "deal", "suspect", "gg"]
 
+PAGE_LOCALES: tuple[Locale, ...] = ("en", "ru")  # the languages of the page's own words
 SPEEDS: tuple[Speed, ...] = ("slow", "normal", "fast")
 DECISION_SECONDS: tuple[int, ...] = (15, 30, 60, 90)
 REACTIONS: dict[str, str] = {

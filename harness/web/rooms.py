@@ -369,9 +369,7 @@ class Room:
                 )
             self.broadcast_room()
             return
-        finally:
-            for s in match.seats:
-                await s.aclose()
+        # Model seats share their provider with every table (the registry closes it).
         log.info("game %s finished in %.1f s", match.game_id, time.monotonic() - t0)
 
     async def _ended(self, match: Match) -> None:

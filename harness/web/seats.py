@@ -143,7 +143,3 @@ class WebSeat(Agent):
                                    return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
             finally:
                 changed.cancel()
-
-    async def aclose(self) -> None:
-        if self.model is not None:
-            await self.model.aclose()

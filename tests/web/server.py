@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from harness.records import RunStore
 from harness.web import Registry, WebConfig, create_app
 
 # websockets >= 14 wants ``legacy=True`` for a connection kept outside a ``with`` block
@@ -75,11 +77,14 @@ class LiveServer:
 
 
 class Client:
-    """A WebSocket client that records every frame received (``frames``)."""
+    """A WebSocket client that records every frame received (``frames``).  A decision a person is
+    asked while :meth:`wait` looks for something else is kept and returned by a later
+    :meth:`recv`, so no decision is left unanswered."""
 
     def __init__(self, url: str) -> None:
         self.ws: ClientConnection = connect(url, open_timeout=5, max_size=2**23, **_LEGACY)
         self.frames: list[dict[str, Any]] = []
+        self._asks: deque[dict[str, Any]] = deque()
 
     def send(self, **msg: Any) -> None:
         self.ws.send(json.dumps(msg))
@@ -88,32 +93,31 @@ class Client:
         self.ws.send(text)
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        if self._asks:
+            return self._asks.popleft()
         frame = json.loads(self.ws.recv(timeout=timeout))
         self.frames.append(frame)
         return frame
 
     def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
-        """Receive until a frame satisfies ``pred``; returns it."""
+        """Receive until a frame satisfies ``pred``; returns it (skipped asks stay queued)."""
         deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("no matching frame")
-            frame = self.recv(timeout=left)
-            if pred(frame):
-                return frame
+        skipped: list[dict[str, Any]] = []
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("no matching frame")
+                frame = self.recv(timeout=left)
+                if frame["type"] == "view" and frame["ask"]:
+                    skipped.append(frame)  # still to be answered, even when it is the match
+                if pred(frame):
+                    return frame
+        finally:
+            self._asks.extendleft(reversed(skipped))
 
     def wait_type(self, kind: str, timeout: float = 20.0) -> dict[str, Any]:
         return self.wait(lambda f: f["type"] == kind, timeout)
-
-    def drain(self, quiet: float = 0.2) -> list[dict[str, Any]]:
-        """Receive until nothing arrives for ``quiet`` seconds."""
-        out = []
-        while True:
-            try:
-                out.append(self.recv(timeout=quiet))
-            except TimeoutError:
-                return out
 
     def close(self) -> None:
         self.ws.close()
@@ -169,3 +173,14 @@ def start_room(url: str, *, seats: int = 4, people: int = 1, **settings: Any) ->
         out.append(c)
     host.send(type="start")
     return out
+
+
+def no_timeouts(run_dir: Path) -> list[str]:
+    """Decisions of a run that fell back on the timer (a person who was never asked)."""
+    store = RunStore(run_dir)
+    return [
+        f"{g.game_id} #{d.index} seat {d.seat} {d.decision_kind}"
+        for g in store.games()
+        for d in store.read_game(g.game_id)[1]
+        if d.fallback == "timeout"
+    ]

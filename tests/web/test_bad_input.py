@@ -122,14 +122,18 @@ def test_bad_messages_are_refused_on_their_connection_only(tmp_path: Path) -> No
         expect_error(b, "signal_too_fast")
         assert (list(game.history), len(game.events), game.pending) == before
 
+        # Each error went to the connection that caused it, and to no other.
+        got = {id(c): errors(c) for c in (a, b, spectator, stranger)}
+        assert got[id(other)].count("not_your_turn") == 1
+        assert got[id(asked)].count("not_your_turn") == 0
+        assert got[id(spectator)] == ["not_seated", "not_seated"]
+        assert got[id(b)].count("not_host") == 3 and "bad_json" not in got[id(b)]
+        assert got[id(b)].count("signal_too_fast") == 2 and "signal_too_fast" not in got[id(a)]
+        assert got[id(stranger)] == ["bad_token", "no_room", "no_room", "no_room", "room_full"]
+
         # The game goes on: the pending decision is answered and everyone plays to the end.
         asked.send(type="act", decision=n, option=option)
         drive([a, b, spectator])
-        assert errors(other).count("not_your_turn") == 1
-        assert errors(asked).count("not_your_turn") == 0
-        assert errors(spectator) == ["not_seated", "not_seated"]
-        assert errors(b).count("not_host") == 3 and "bad_json" not in errors(b)
-        assert errors(b).count("signal_too_fast") == 2 and "signal_too_fast" not in errors(a)
     games = RunStore(tmp_path / "web").games()
     assert len(games) == 1 and games[0].winning_side
 

@@ -25,7 +25,7 @@ from harness.views.names import card_label
 from tests.noleak.account import SPECTATOR, Account
 from tests.noleak.scan import find_leaks
 
-from .server import Client, LiveServer, drive
+from .server import Client, LiveServer, drive, no_timeouts
 
 
 def replayed(store: RunStore, game_id: str) -> Game:
@@ -119,6 +119,7 @@ def test_no_frame_leaks_hidden_information(
         names = srv.registry.rooms[code].names("en")
     store = RunStore(tmp_path / "web")
     (g,) = store.games()
+    assert not no_timeouts(store.root)
     game = replayed(store, g.game_id)
     account = Account.from_game(game)
     checked = 0

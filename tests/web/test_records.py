@@ -13,7 +13,7 @@ from harness.web.records import read_signals
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer
 
-from .server import Client, LiveServer, drive
+from .server import Client, LiveServer, drive, no_timeouts
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,7 @@ def test_the_record_names_people_bots_and_the_model(run_dir: Path) -> None:
     assert [s.name for s in start.seating] == ["Ann", "Bob", "AI 3", "Bot 4", "Bot 5"]
     asked = [d for d in decisions if d.player in ("Ann", "Bob") and len(d.options) > 1]
     assert asked and all(d.latency_s > 0 and d.fallback is None for d in asked)
+    assert not no_timeouts(run_dir)
     assert all(d.model is not None for d in decisions if d.seat == 2 and len(d.options) > 1)
     assert [o.kind for o in g.seat_outcomes] == ["human", "human", "model", "bot", "bot"]
     assert end.events and g.decisions == len(decisions)

@@ -12,8 +12,10 @@ import pytest
 from harness.engine.cards import CARD_FACE
 from harness.records import RunStore
 from harness.web import seats as web_seats
+from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.openai_server import FakeOpenAIServer
 
-from .server import Client, LiveServer, drive, start_room
+from .server import Client, LiveServer, drive, no_timeouts, start_room
 
 MODEL_PLAYER = {
     "name": "gpt-test",
@@ -80,11 +82,12 @@ def test_reconnecting_restores_the_seat_and_the_whole_view(tmp_path: Path) -> No
 
 def test_autopilot_takes_a_seat_and_gives_it_back(tmp_path: Path) -> None:
     pause = {"slow": 0.01, "normal": 0.01, "fast": 0.01}  # a pause before each bot move
-    with LiveServer(tmp_path, pauses=pause) as srv:
+    # Seed 3 makes Bob (seat 1) the Marshal: he plays until the game ends.
+    with LiveServer(tmp_path, pauses=pause, seed=lambda: 3) as srv:
         a, b = start_room(srv.ws_url, seats=4, people=2)
         code = a.frames[0]["code"]
         room = srv.registry.rooms[code]
-        a.send(type="autopilot", seat=1, on=True)
+        a.send(type="autopilot", seat=1, on=True)  # right after the start
         a.wait(lambda f: f["type"] == "room" and f["seats"][1]["autopilot"])
         phase = {"given_back": False}
 
@@ -157,7 +160,7 @@ def test_a_person_replaced_during_the_game_watches_and_the_bot_plays_on(tmp_path
         a, b = start_room(srv.ws_url, seats=4, people=2)
         a.send(type="replace", seat=1, player="bot")
         assert b.wait(lambda f: f["type"] == "joined")["seat"] is None
-        view = b.wait(lambda f: f["type"] == "view" and f["reset"])
+        view = b.wait(lambda f: f["type"] == "view" and f["reset"] and f["ctx"]["you"] is None)
         assert view["ctx"]["you"] is None and view["ctx"]["hand"] == []
         drive([a, b])
     (g,) = RunStore(tmp_path / "web").games()
@@ -183,3 +186,35 @@ def test_watching_a_bot_match(tmp_path: Path) -> None:
             time.sleep(0.1)
     (g,) = RunStore(tmp_path / "web").games()
     assert {o.kind for o in g.seat_outcomes} == {"bot"}
+
+
+def test_play_again_with_the_same_model_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """**Play** starts at once; after game over the host starts another game at the same table,
+    and the model seat (its provider shared by every table) plays both."""
+    monkeypatch.setenv(KEY_ENV, SECRET_KEY)
+    with FakeOpenAIServer() as fake:
+        player = {**MODEL_PLAYER, "model": {**MODEL_PLAYER["model"], "base_url": fake.base_url,
+                                            "api_key_env": KEY_ENV, "answer_mode": "json_object"}}  # type: ignore[dict-item]  # fmt: skip
+        with LiveServer(tmp_path, players=[player]) as srv:
+            a = Client(srv.ws_url)
+            a.send(type="create", name="Ann", settings={"seats": 4})
+            a.wait_type("joined")
+            a.send(type="seat_bot", seat=3, player="gpt-test")
+            a.send(type="start")
+            drive([a])
+            a.send(type="start")
+            view = a.wait(lambda f: f["type"] == "view" and f["reset"])
+            assert view["decision"] == 1 and view["ctx"]["table"]["round"] == 1
+            drive([a])
+            b = Client(srv.ws_url)
+            b.send(type="create", name="Bob", play=True)
+            assert b.wait_type("joined")["seat"] == 0
+            drive([b])
+    store = RunStore(tmp_path / "web")
+    games = store.games()
+    assert len(games) == 3 and not no_timeouts(store.root)
+    for g in games[:2]:
+        model = [d for d in store.read_game(g.game_id)[1] if d.seat == 3 and len(d.options) > 1]
+        assert model and all(d.fallback is None and d.model is not None for d in model)
