@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from harness.agents.model_spec import ModelSpec  # noqa: E402
 
 Mode = Literal["classic", "partners", "double_agent", "old_classic"]
+# the languages of harness/views/names.py LOCALES (a test keeps the two equal)
+Locale = Literal["en", "ru", "zh", "ja", "ar"]
 
 
 class ConfigError(ValueError):
@@ -29,6 +31,7 @@ class PlayerConfig(_Strict):
     name: str = Field(min_length=1, max_length=64)
     kind: Literal["model", "bot", "random"]
     model: ModelSpec | None = None
+    locale: Locale | None = None  # a model seat's prompt language; the league's when unset
 
     @model_validator(mode="after")
     def _model_iff_kind(self) -> PlayerConfig:
@@ -36,6 +39,8 @@ class PlayerConfig(_Strict):
             raise ValueError("a player of kind 'model' needs a 'model' section")
         if self.kind != "model" and self.model is not None:
             raise ValueError(f"a player of kind {self.kind!r} takes no 'model' section")
+        if self.kind != "model" and self.locale is not None:
+            raise ValueError(f"a player of kind {self.kind!r} reads no text: no 'locale'")
         return self
 
 
@@ -70,7 +75,7 @@ class LeagueConfig(_Strict):
     base_seed: int = 1
     paired: bool = True  # replay each deal with the players rotated through the seats
     shuffle_names: bool = True  # seat names drawn per game, unrelated to players
-    locale: Literal["en", "ru"] = "en"
+    locale: Locale = "en"  # the prompt language of model seats without their own
     decision_seconds: float = Field(default=60.0, gt=0)
     fallback: Literal["simplest", "autopilot"] = "simplest"
     retry_budget: int = Field(default=4, ge=0)
@@ -100,6 +105,10 @@ class LeagueConfig(_Strict):
 
     def player(self, name: str) -> PlayerConfig:
         return next(p for p in self.players if p.name == name)
+
+    def locale_of(self, name: str) -> str:
+        """The prompt language of a player's seats: its own ``locale``, else the league's."""
+        return self.player(name).locale or self.locale
 
     @property
     def has_models(self) -> bool:

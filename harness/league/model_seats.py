@@ -163,7 +163,7 @@ class ModelSeats:
                 self.spec(player),
                 player,
                 names,
-                self.config.locale,
+                self.config.locale_of(player),
                 provider=self._provider(player),
             )
 
@@ -172,7 +172,7 @@ class ModelSeats:
             self.spec(player),
             player,
             game.names,
-            self.config.locale,
+            self.config.locale_of(player),
             system_prompt_sink=self.store.add_system_prompt,
             provider=self._provider(player),
         )

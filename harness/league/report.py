@@ -34,6 +34,8 @@ from typing import Any
 import pandas as pd
 
 from .flags import RunFlags, run_config, run_flags
+from .locales import TITLE as LOCALES_TITLE
+from .locales import locale_table, locale_win_rates, player_locales
 from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
@@ -74,6 +76,8 @@ class Report:
     last_finished: str = ""
     flags: RunFlags = field(default_factory=RunFlags)
     void_games: int = 0
+    # a model's win rate by role per locale (harness.league.locales); empty without a comparison
+    locales: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -183,6 +187,7 @@ def build_report(
         last_finished=str(data.games["finished_at"].max()),
         flags=flags,
         void_games=data.void_games,
+        locales=locale_win_rates(seats, data.games, player_locales(config)),
     )
 
 
@@ -453,6 +458,14 @@ def print_report(report: Report, console: Any = None) -> None:
         for line in _cells(df, spec):
             table.add_row(*(escape(c) for c in line))
         console.print(table)
+    headers, rows = locale_table(report.locales)
+    if rows:
+        table = Table(title=LOCALES_TITLE, title_justify="left", header_style="bold")
+        for h in headers:
+            table.add_column(h, overflow="fold")
+        for line in rows:
+            table.add_row(*(escape(c) for c in line))
+        console.print(table)
 
 
 def _md_escape(text: str) -> str:
@@ -481,6 +494,12 @@ def markdown(report: Report) -> str:
         )
         for line in _cells(df, spec):
             parts.append("| " + " | ".join(_md_escape(c) for c in line) + " |")
+    headers, rows = locale_table(report.locales)
+    if rows:
+        parts += ["", f"## {_md_escape(LOCALES_TITLE)}", ""]
+        parts.append("| " + " | ".join(headers) + " |")
+        parts.append("|" + "|".join(":---" for _ in headers) + "|")
+        parts += ["| " + " | ".join(_md_escape(c) for c in line) + " |" for line in rows]
     return "\n".join(parts) + "\n"
 
 
@@ -499,5 +518,7 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
     for name, df in report.tables().items():
         _write(out / f"{name}.csv", df.to_csv(index=False))
     _write(out / "flags.csv", report.flags_table().to_csv(index=False))
+    if not report.locales.empty:
+        _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

@@ -5,7 +5,8 @@ as ``bangarena league report``.
 :func:`league_figures` returns plain, picklable values (it runs in a worker process while the
 game files are written): per player the openskill rating with its bootstrap 95 % interval and the
 role-adjusted score with its 95 % interval; the win rate of every player by table size × mode;
-and the base win rate of every role by table size × mode, each with its 95 % Wilson interval.
+and the base win rate of every role by table size × mode, each with its 95 % Wilson interval;
+and a model's win rate by role per language (:mod:`harness.league.locales`) as table rows.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ def _num(x: Any) -> float | None:
 
 
 def league_figures(run_dir: str | Path) -> dict[str, Any]:
+    from harness.league.flags import run_config
+    from harness.league.locales import locale_table, locale_win_rates, player_locales
     from harness.league.ratings import compute_ratings
     from harness.league.stats import base_rates, load_run, role_adjusted, win_rates
     from harness.league.stats_basic import wilson
 
-    seats = load_run(run_dir).seats
+    data = load_run(run_dir)
+    seats = data.seats
     adjusted = {r["player"]: r for r in role_adjusted(seats).to_dict("records")}
     standings = []
     for r in compute_ratings(seats).to_dict("records"):
@@ -83,4 +87,8 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
                 "hi": hi,
             }
         )
-    return {"standings": standings, "size_mode": size_mode, "base": base}
+    headers, rows = locale_table(
+        locale_win_rates(seats, data.games, player_locales(run_config(run_dir)))
+    )
+    locales = {"headers": headers, "rows": rows}
+    return {"standings": standings, "size_mode": size_mode, "base": base, "locales": locales}

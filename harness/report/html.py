@@ -312,6 +312,7 @@ def render_index(
     return env.get_template("index.html.j2").render(
         s=summary,
         ratings=figures["standings"],
+        by_locale=figures.get("locales") or {"headers": [], "rows": []},
         charts=charts(summary, figures, locale, colors),
         colors=colors,
         game_data=dumps(games).replace("</", "<\\/"),
