@@ -18,7 +18,7 @@ games are written to ``results/web``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from harness.league.config import (
     ConfigError,
     LeagueConfig,
+    Locale,
     PlayerConfig,
     ProviderLimits,
     _format_error,
@@ -41,7 +42,7 @@ class WebConfig(BaseModel):
     name: str = Field(default="web", min_length=1, pattern=r"^[A-Za-z0-9_.-]+$")
     players: list[PlayerConfig] = Field(default_factory=list)
     output: str = str(RESULTS_DIR)
-    locale: Literal["en", "ru"] = "en"  # the language of model seats' prompts
+    locale: Locale = "en"  # the language of model seats' prompts (a player's own locale wins)
     retry_budget: int = Field(default=4, ge=0)
     providers: dict[str, ProviderLimits] = Field(default_factory=dict)
 
