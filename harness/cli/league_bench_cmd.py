@@ -77,6 +77,17 @@ def register_bench(bsub: Any) -> None:
     p.add_argument("--workers", type=positive_int, default=None, help="processes (default: cores)")
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     p.add_argument("--skip-models", action="store_true", help="bot-only part only")
+    p.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="ray: also play the bot-only league as Ray tasks and print both figures and Ray's "
+        "overhead per game (needs the [ray] extra)",
+    )
+    p.add_argument(
+        "--ray-address",
+        help="with --executor ray: the cluster to join (default: a Ray instance started here)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_league_bench)
 
@@ -92,11 +103,14 @@ def run_league(
     model_seats: Any = None,
     workers: int | None = None,
     progress: bool = False,
+    executor: Any = None,
 ) -> tuple[float, float]:
     """Run ``config`` into ``run_dir``; return (wall seconds, runner-process CPU seconds)."""
     from harness.league.runner import LeagueRunner
 
-    runner = LeagueRunner(config, run_dir, model_seats=model_seats, workers=workers)
+    runner = LeagueRunner(
+        config, run_dir, model_seats=model_seats, workers=workers, executor=executor
+    )
     p = runner.progress
     with Progress(f"bench league ({config.name})", p.total, enabled=progress) as bar:
         p.listeners.append(lambda p: bar.update(p.done))
@@ -106,17 +120,22 @@ def run_league(
 
 
 def bench_bots(
-    games: int, workers: int, seed: int, tmp: Path, progress: bool = False
+    games: int,
+    workers: int,
+    seed: int,
+    tmp: Path,
+    progress: bool = False,
+    executor: Any = None,
 ) -> dict[str, Any]:
     """Bot-only league of ``games`` games (split over 4–7 seats, classic) on ``workers``
-    processes."""
+    processes (or as tasks of ``executor``)."""
     from harness.league.config import parse_config
     from harness.records import RunStore
 
     per_table = max(1, round(games / len(BOT_SEATS)))
     config = parse_config(
         {
-            "name": "bench-bots",
+            "name": "bench-bots" if executor is None else f"bench-bots-{executor.name}",
             "players": [{"name": f"bot-{c}", "kind": "bot"} for c in "abcd"],
             "tables": [{"seats": BOT_SEATS, "modes": ["classic"]}],
             "games_per_table": per_table,
@@ -127,7 +146,7 @@ def bench_bots(
         "bench config",
     )
     run_dir = tmp / config.name
-    wall, _cpu = run_league(config, run_dir, workers=workers, progress=progress)
+    wall, _cpu = run_league(config, run_dir, workers=workers, progress=progress, executor=executor)
     records = RunStore(run_dir).games()
     decisions = sum(r.decisions for r in records)
     return {
@@ -245,6 +264,40 @@ def bench_models(
     return out
 
 
+def bench_ray(
+    args: argparse.Namespace, local: dict[str, Any], tmp: Path, progress: bool
+) -> dict[str, Any]:
+    """The same bot-only league as Ray tasks; Ray's start-up is timed apart from the games."""
+    from harness.integrations.extras import MissingExtra
+    from harness.league.executors.ray_executor import RayExecutor
+
+    executor = RayExecutor(args.ray_address)
+    try:
+        t0 = time.perf_counter()
+        executor.start()
+        startup = time.perf_counter() - t0
+        ray = bench_bots(args.bot_games, local["workers"], args.seed, tmp, progress, executor)
+    except MissingExtra as e:
+        raise CliError(str(e)) from None
+    finally:
+        executor.close()
+    ray["executor"] = "ray"
+    ray["address"] = args.ray_address or "local instance"
+    ray["startup_s"] = round(startup, 2)
+    ray["nodes"] = len(executor.nodes)
+    ray["overhead_ms_per_game"] = round(
+        1000 * (ray["seconds"] / ray["games"] - local["seconds"] / local["games"]), 2
+    )
+    print(
+        f"same league as Ray tasks ({ray['address']}, {ray['nodes']} node(s); "
+        f"start-up {ray['startup_s']:.1f} s not counted)"
+    )
+    print(f"  games/s             {ray['games_per_s']:>10,.1f}")
+    print(f"  decisions/s         {ray['decisions_per_s']:>10,}")
+    print(f"  Ray overhead/game   {ray['overhead_ms_per_game']:>10,.2f} ms  (vs local processes)")
+    return ray
+
+
 def run_league_bench(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     result: dict[str, Any] = {"benchmark": "league", "cores": os.cpu_count()}
@@ -261,6 +314,8 @@ def run_league_bench(args: argparse.Namespace) -> int:
         print(f"  games/s             {bots['games_per_s']:>10,.1f}")
         print(f"  decisions/s         {bots['decisions_per_s']:>10,}")
         print(f"  wall time           {bots['seconds']:>10,.2f} s  (records written, as in a run)")
+        if args.executor == "ray":
+            result["ray"] = bench_ray(args, bots, tmp, show)
         if args.skip_models:
             result["models"] = None
         else:

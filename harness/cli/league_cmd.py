@@ -37,6 +37,18 @@ def register(sub: Any) -> None:
     )
     r.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     r.add_argument(
+        "--executor",
+        choices=["local", "ray"],
+        default="local",
+        help="where games without model seats run: this machine's processes (local) or Ray "
+        "tasks on a Ray cluster (needs the [ray] extra); only this process writes the run folder",
+    )
+    r.add_argument(
+        "--ray-address",
+        help="with --executor ray: the cluster to join (e.g. 10.0.0.5:6379 or ray://host:10001); "
+        "default: a Ray instance started on this machine",
+    )
+    r.add_argument(
         "--no-preflight",
         action="store_true",
         help="skip the sample decision sent to every model before the first game",
@@ -64,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
+    executor = _executor(args)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
     if config.has_models:  # before any run folder or game exists (harness.league.preflight)
         from harness.league.preflight import PreflightError, preflight
@@ -81,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
             model_seats=_model_seats(config, run_dir),
             workers=args.workers,
+            executor=executor,
         )
     except LeagueStopped as e:
         raise CliError(str(e)) from None
@@ -95,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
         return e.exit_code
     except LeagueStopped as e:
         raise CliError(str(e)) from None
+    finally:
+        if executor is not None:
+            executor.close()
     elapsed = time.monotonic() - t0
     print(
         f"finished {p.done}/{p.total} games in {elapsed:.1f} s · fallbacks {p.fallbacks}"
@@ -110,10 +127,29 @@ def run(args: argparse.Namespace) -> int:
     return flags.exit_code
 
 
+def _executor(args: argparse.Namespace) -> Any:
+    """The executor of ``--executor`` (harness.league.executors); Ray checked before any run."""
+    from harness.integrations.extras import MissingExtra, require
+    from harness.league.executors import make_executor
+
+    if args.ray_address and args.executor != "ray":
+        raise CliError("--ray-address needs --executor ray")
+    if args.executor == "ray":
+        try:
+            require("ray", "ray")
+        except MissingExtra as e:
+            raise CliError(str(e)) from None
+    return make_executor(args.executor, args.ray_address)
+
+
 def _resume_command(args: argparse.Namespace) -> str:
     cmd = ["bangarena", "league", "run", args.config, "--resume"]
     if args.output:
         cmd += ["--output", args.output]
+    if args.executor != "local":
+        cmd += ["--executor", args.executor]
+    if args.ray_address:
+        cmd += ["--ray-address", args.ray_address]
     return " ".join(shlex.quote(c) for c in cmd)
 
 

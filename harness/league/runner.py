@@ -170,8 +170,10 @@ class LeagueRunner:
         resume: bool = False,
         model_seats: Any = None,
         workers: int | None = None,
+        executor: Any = None,
     ) -> None:
         self.config = config
+        self.executor = executor  # harness.league.executors: where games without models run
         self.run_dir = run_dir
         self.resume = resume
         self.store = prepare_run(config, run_dir, resume)
@@ -341,8 +343,15 @@ class LeagueRunner:
             f"games finished{kept}"
         )
 
+    def finish_game(self, parts: tuple[str, str, str, str]) -> None:
+        """Write a game an executor played elsewhere (its records as JSON)."""
+        self._finish(_from_json(parts))
+
     async def _run_plain(self, specs: list[GameSpec]) -> None:
         if not specs:
+            return
+        if self.executor is not None:  # e.g. Ray tasks; the games come back here to be written
+            await self.executor.play(self, specs)
             return
         config_json = self.config.model_dump_json()
         run = self.config.name
