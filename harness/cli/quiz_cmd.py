@@ -20,7 +20,6 @@ from typing import Any
 from harness.league.config import ConfigError, load_config
 from harness.quiz.kinds import KIND_NAMES
 from harness.quiz.models import Dataset, QuizError, read_dataset
-from harness.views.names import LOCALES
 
 from .args import positive_int
 from .errors import CliError
@@ -28,6 +27,7 @@ from .progress import Progress
 
 DEFAULT_N = 300
 DEFAULT_NAME = "core"
+LOCALES = ("en", "ru")  # the languages of prompts/quiz
 
 
 def register(sub: Any) -> None:

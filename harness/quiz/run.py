@@ -44,6 +44,7 @@ from .render import system_prompt
 from .score import exact, f1
 
 ANSWERS_FILE = "answers.jsonl"
+DEFAULT_CONCURRENCY = 8  # a provider's calls at once when the config sets no limit (as games)
 NO_ANSWER = "no_answer"
 
 
@@ -338,7 +339,14 @@ async def run_quiz(
 
     seats.on_spend = on_spend
     agents: dict[tuple[str, str], Any] = {}
-    limit = asyncio.Semaphore(config.max_concurrent_games)
+    # Questions in flight per provider: no more than its calls at once, so a question's timer
+    # starts when its call can be sent (not while it queues behind the others).
+    limits: dict[str, asyncio.Semaphore] = {}
+    for player in players:
+        name = seats.spec(player).provider
+        provider_limits = config.providers.get(name)
+        cap = provider_limits.concurrency if provider_limits else DEFAULT_CONCURRENCY
+        limits.setdefault(name, asyncio.Semaphore(min(cap, config.max_concurrent_games)))
     locale = dataset.header.locale
 
     async def ask(player: str, doc: RulesDoc, q: QuizQuestion) -> None:
@@ -353,7 +361,7 @@ async def run_quiz(
                 provider=seats.provider(player),
                 system_prompt_sink=seats.store.add_system_prompt,
             )
-        async with limit:
+        async with limits[spec.provider]:
             if seats.stopping:
                 return
             current_game.set(f"quiz:{q.id}")

@@ -303,9 +303,10 @@ def render_index(
     locale: str,
     warnings: Sequence[str],
     figures: dict[str, Any] | None = None,
+    quiz_pages: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The ``index.html`` text; ``games`` from :func:`game_list`, ``figures`` from
-    :func:`harness.report.figures.league_figures`."""
+    :func:`harness.report.figures.league_figures`; ``quiz_pages`` (dataset, file) are linked."""
     figures = figures or {"standings": [], "size_mode": [], "base": []}
     colors = _colors(summary)
     env = environment()
@@ -325,6 +326,7 @@ def render_index(
         css=_static("report.css"),
         js=_static("report.js"),
         generated=time.strftime("%Y-%m-%d %H:%M"),
+        quiz_pages=list(quiz_pages),
     )
 
 
@@ -386,7 +388,12 @@ def build_report(
     game_bytes = tuple(size for _gid, size, _w in results)
     warnings = [w for _gid, _size, w in results if w]
     index = out / "index.html"
-    html = render_index(summary, game_list(sorted_games(games), files), locale, warnings, figures)
+    from .quiz_page import copy_quiz_pages  # the run's rules-quiz pages, when it has any
+
+    quizzes = copy_quiz_pages(run, out)
+    html = render_index(
+        summary, game_list(sorted_games(games), files), locale, warnings, figures, quizzes
+    )
     index.write_text(html, encoding="utf-8")
     index_bytes = len(html.encode("utf-8"))
     return ReportResult(
