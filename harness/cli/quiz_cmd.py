@@ -45,6 +45,13 @@ def register(sub: Any) -> None:
         "--locale", choices=LOCALES, action="append", help="language (repeatable; default: en)"
     )
     b.add_argument("--name", default=DEFAULT_NAME, help="dataset name (file <name>.<locale>.jsonl)")
+    b.add_argument(
+        "--position",
+        metavar="FILE",
+        action="append",
+        help="draft the questions from this position file instead of bot games (repeatable; "
+        "every kind that can be asked there; default: bot games)",
+    )
     b.add_argument("--out", metavar="DIR", help="folder of the files (default: quizzes/)")
     b.add_argument(
         "--check",
@@ -122,11 +129,13 @@ def run_build(args: argparse.Namespace) -> int:
         print(f"{', '.join(str(p) for p in paths)}: up to date")
         return 0
     try:
-        written = write_datasets(args.n, args.seed, args.locale or ["en"], args.name, directory)
-    except QuizBuildError as e:
+        written = write_datasets(
+            args.n, args.seed, args.locale or ["en"], args.name, directory, args.position
+        )
+    except (QuizBuildError, QuizError) as e:
         raise CliError(str(e)) from None
     for path in written:
-        print(f"wrote {path} ({args.n} questions)")
+        print(f"wrote {path} ({read_dataset(path).header.questions} questions)")
     return 0
 
 

@@ -12,7 +12,7 @@ drafts the same questions.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,12 +32,13 @@ ROUNDS = 4  # passes over the cells before a build gives up on a short kind
 
 @dataclass(frozen=True)
 class Source:
-    """Where a question's position comes from: the bot game's seed, the decision index (0-based)
-    and the seed of the question's own random draws."""
+    """Where a question's position comes from — the bot game's seed and the decision index
+    (0-based), or a position file — and the seed of the question's own random draws."""
 
-    game_seed: int
-    decision: int
+    game_seed: int | None
+    decision: int | None
     draft_seed: str
+    file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,30 @@ def _fill(
             break
 
 
+def draft_from_positions(
+    positions: Sequence[tuple[str, Mapping[str, Any]]], seed: int
+) -> list[Spec]:
+    """Questions drafted from position files (``(name, position)`` pairs): every kind that
+    applies to the position's mode and table size and finds a seat to ask there."""
+    specs: list[Spec] = []
+    for name, raw in positions:
+        position = position_of(load(raw))
+        game = load(position)
+        rng = random.Random(f"quiz:{seed}:{name}")
+        for kind in KINDS:
+            if not kind.applies(game.mode, game.n):
+                continue
+            seat = kind.asker(game, rng)
+            if seat is None:
+                continue
+            draft_seed = f"{seed}:{name}:{kind.name}"
+            draft = kind.draft(load(position), seat, random.Random(draft_seed))
+            if draft is not None:
+                source = Source(None, None, draft_seed, file=name)
+                specs.append(Spec(kind, game.mode, game.n, seat, position, draft, source))
+    return specs
+
+
 def draft_questions(n: int, seed: int) -> list[Spec]:
     """``n`` drafted questions (see the module docstring), ordered by kind, mode and seats."""
     if n < 1:
@@ -174,6 +199,7 @@ __all__ = [
     "Source",
     "Spec",
     "bot_game",
+    "draft_from_positions",
     "draft_questions",
     "quotas",
     "split",

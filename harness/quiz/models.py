@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-QUIZ_FORMAT = "bangarena-quiz/1"
-QUIZ_SCHEMA_VERSION = 1
+QUIZ_FORMAT: Final = "bangarena-quiz/1"
+QUIZ_SCHEMA_VERSION: Final = 1
 
 Locale = Literal["en", "ru"]
 AnswerShape = Literal["one", "set"]
@@ -44,6 +44,7 @@ class QuizHeader(_Line):
     seed: int
     questions: int = Field(ge=0)
     kinds: dict[str, int]
+    positions: list[str] | None = None  # position files the questions come from (else bot games)
 
 
 class Candidate(BaseModel):
@@ -53,13 +54,14 @@ class Candidate(BaseModel):
 
 
 class QuestionSource(BaseModel):
-    """Where the position comes from: a rule-bot game (its seed and the decision index) and the
-    seed of the question's own random draws."""
+    """Where the position comes from — a rule-bot game (its seed and the decision index) or a
+    position file — and the seed of the question's own random draws."""
 
     model_config = ConfigDict(extra="forbid")
-    play: Literal["rulebot"] = "rulebot"
-    game_seed: int
-    decision: int
+    play: Literal["rulebot", "position"] = "rulebot"
+    game_seed: int | None = None
+    decision: int | None = None
+    file: str | None = None
     draft_seed: str
 
 
@@ -96,8 +98,13 @@ class Dataset(BaseModel):
 
 
 def dataset_lines(header: QuizHeader, questions: Sequence[QuizQuestion]) -> list[str]:
+    """The JSON lines of a dataset (fields left at ``None`` or empty are not written)."""
     return [
-        json.dumps(m.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        json.dumps(
+            m.model_dump(mode="json", exclude_none=True),
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
         for m in (header, *questions)
     ]
 

@@ -256,7 +256,10 @@ async def answer_question(
 def cap_reason(config: LeagueConfig, cost_usd: float, tokens: int, at_start: bool) -> str | None:
     """Why the config's spending caps stop the quiz, or ``None``."""
     caps = config.spending
-    over = (lambda v, cap: v >= cap) if at_start else (lambda v, cap: v > cap)
+
+    def over(value: float, cap: float) -> bool:  # at the start a cap already reached stops
+        return value >= cap if at_start else value > cap
+
     if caps.max_usd is not None and over(cost_usd, caps.max_usd):
         return f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}"
     if caps.max_tokens is not None and over(tokens, caps.max_tokens):

@@ -34,13 +34,13 @@ def _random_subset_f1(k: int, a: int) -> float:
     """Expected F1 of a uniformly random subset of ``k`` candidates against a right answer of
     ``a`` of them."""
     if a == 0:
-        return 1.0 / 2**k  # only the empty guess scores (1)
+        return 0.5**k  # only the empty guess scores (1)
     total = 0.0
     for hits in range(a + 1):
         for misses in range(k - a + 1):
             ways = comb(a, hits) * comb(k - a, misses)
             total += ways * 2 * hits / (hits + misses + a)
-    return total / 2**k
+    return total * 0.5**k
 
 
 def baseline(shape: str, k: int, answer_size: int) -> tuple[float, float]:
@@ -49,7 +49,7 @@ def baseline(shape: str, k: int, answer_size: int) -> tuple[float, float]:
         raise ValueError("a question needs at least one candidate")
     if shape == "one":
         return (1.0 / k, 1.0 / k)
-    return (1.0 / 2**k, _random_subset_f1(k, answer_size))
+    return (0.5**k, _random_subset_f1(k, answer_size))
 
 
 __all__ = ["baseline", "exact", "f1"]

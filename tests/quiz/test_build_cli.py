@@ -3,8 +3,8 @@ from a league run's HTML report."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -63,8 +63,6 @@ def test_the_league_report_links_the_runs_quiz_page(tmp_path: Path) -> None:
             "workers": 1,
         }
     )
-    import asyncio
-
     asyncio.run(LeagueRunner(config, run_dir_for(config)).run())
     run = run_dir_for(config)
     dataset = read_dataset(Path(__file__).resolve().parents[2] / "quizzes" / "core.en.jsonl")
@@ -84,4 +82,24 @@ def test_the_league_report_links_the_runs_quiz_page(tmp_path: Path) -> None:
     assert 'href="quiz-core.en.html"' in index
     page = (run / "report" / "quiz-core.en.html").read_text(encoding="utf-8")
     assert q.id in page and "rules.en.md" in page
-    shutil.rmtree(run / "report")
+
+
+def test_questions_from_a_position_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--position FILE``: every kind that can be asked at the position (docs/positions.md)."""
+    from harness.quiz.kinds import KIND_BY_NAME
+    from harness.quiz.worlds import load
+
+    position = Path(__file__).resolve().parents[1] / "positions" / "duel_example.json"
+    args = ["quiz", "build", "--position", str(position), "--name", "duel", "--out", str(tmp_path)]
+    assert main(args) == 0
+    ds = read_dataset(tmp_path / "duel.en.jsonl")
+    assert ds.header.positions == [str(position)] and len(ds.questions) >= 6
+    for q in ds.questions:
+        assert q.source.play == "position" and q.source.file == "duel_example.json"
+        assert (
+            list(KIND_BY_NAME[q.kind].answer(load(q.position), q.seat, q.params) or []) == q.answer
+        )
+    assert main(["quiz", "build", "--check", "--name", "duel", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main([*args[:3], str(tmp_path / "missing.json"), *args[4:]]) == 2
+    assert "cannot read position file" in capsys.readouterr().err

@@ -22,7 +22,7 @@ from harness.quiz.summary import SUMMARY_FILE, read_summary
 from tests.fakes.anthropic_server import FakeAnthropicServer
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.fakes.script import Malformed
+from tests.fakes.script import Malformed, Status
 from tests.quiz.conftest import SHIPPED
 from tests.quiz.fake_models import answering, model_player, right, write_config, wrong
 
@@ -192,6 +192,20 @@ def test_a_spending_cap_stops_the_quiz_and_a_rerun_respects_it(
     assert run(cfg, "--limit", "20") == 2
     assert "token cap reached" in capsys.readouterr().err
     assert len(read_answers(quiz_dir(cfg) / ANSWERS_FILE)) == len(kept)
+
+
+def test_a_fatal_model_error_stops_the_quiz_in_one_line(
+    tmp_path: Path, openai_server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rejected key is not papered over with no-answers: the quiz stops (exit 2)."""
+    openai_server.script.default = lambda body: Status(401, message="bad key")
+    cfg = write_config(tmp_path / "q.yaml", [model_player("m", openai_server)])
+    assert run(cfg, "--limit", "20") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bangarena: error: openai model 'gpt-test'") and "401" in err
+    assert err.count("\n") == 1 and SECRET_KEY not in err
+    assert read_answers(quiz_dir(cfg) / ANSWERS_FILE) == []
+    assert len(openai_server.script.model_requests) <= 4  # the calls already in flight
 
 
 def test_anthropic_tool_answers_carry_the_set_schema(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from harness.engine import Action, Game, parse_action
 from harness.views.names import default_names
@@ -32,7 +32,7 @@ from ..worlds import (
     possible_roles,
     what_if,
 )
-from .base import Draft, QuestionKind, cites, play_seat
+from .base import Draft, QuestionKind, Shape, cites, play_seat
 
 T = TypeVar("T")
 Events = list[dict[str, Any]]
@@ -103,7 +103,7 @@ def option_cites(a: Action, covered: bool) -> set[str]:
 
 
 class _WhatIf(QuestionKind):
-    shape = "one"
+    shape: ClassVar[Shape] = "one"
 
     def asker(self, game: Game, rng: random.Random) -> int | None:
         seat = play_seat(game)
