@@ -18,6 +18,7 @@ from harness.views.render import environment, markdown_from_context
 from .kinds import QuestionKind
 
 ACTION_KINDS = frozenset({"legal"})
+ATTACKS = frozenset({"shot", "ricochet", "duel", "raid", "buckshot"})  # options others answer
 
 
 @lru_cache(maxsize=4)
@@ -48,6 +49,7 @@ def words(
         a = parse_action(params["option"])
         p["option"] = a.id
         p["option_label"] = option_label(a, "play", view, names, locale)
+        p["attack"] = a.verb == "play" and a.arg in ATTACKS
     for key in ("target", "victim", "holder"):
         if key in params:
             p[key] = names[int(params[key])]

@@ -12,7 +12,11 @@ Each answer is one :class:`QuizAnswer` line in ``OUT/answers.jsonl`` (appended a
 full decision record inside), so a stopped run keeps every answer; running again asks only what
 is missing (a new ``--rules`` document adds its answers next to the others).  Every model call is
 in ``OUT/spend.jsonl``; the config's spending caps count that ledger and stop the run (no call is
-sent once a cap is passed).  A model that never answers validly in time scores as no answer.
+sent once a cap is passed).  A model that never answers validly in time scores as no answer; a
+fatal model error (a missing or rejected key, an unknown model) stops the run.
+
+Questions in flight per provider are at most its ``concurrency`` (and ``max_concurrent_games``),
+so each question's timer (``decision_seconds``) starts when its call can be sent.
 """
 
 from __future__ import annotations
@@ -341,7 +345,7 @@ async def run_quiz(
             stop(why)
 
     seats.on_spend = on_spend
-    agents: dict[tuple[str, str], Any] = {}
+    agents: dict[tuple[str, str], LLMAgent] = {}
     # Questions in flight per provider: no more than its calls at once, so a question's timer
     # starts when its call can be sent (not while it queues behind the others).
     limits: dict[str, asyncio.Semaphore] = {}
@@ -352,25 +356,28 @@ async def run_quiz(
         limits.setdefault(name, asyncio.Semaphore(min(cap, config.max_concurrent_games)))
     locale = dataset.header.locale
 
-    async def ask(player: str, doc: RulesDoc, q: QuizQuestion) -> None:
-        spec = seats.spec(player)
+    def agent(player: str, doc: RulesDoc) -> LLMAgent:
         key = (player, doc.sha256)
         if key not in agents:
             agents[key] = build_llm_agent(
-                spec,
+                seats.spec(player),
                 QuizPrompts(doc, locale),
                 fallback=no_answer,
                 fallback_policy=NO_ANSWER,
                 provider=seats.provider(player),
                 system_prompt_sink=seats.store.add_system_prompt,
             )
+        return agents[key]
+
+    async def ask(player: str, doc: RulesDoc, q: QuizQuestion) -> None:
+        spec = seats.spec(player)
         async with limits[spec.provider]:
             if seats.stopping:
                 return
             current_game.set(f"quiz:{q.id}")
-            try:
+            try:  # a missing key (building the provider) or a rejected call stops the quiz
                 answer = await answer_question(
-                    agents[key], q, time.monotonic() + spec.decision_seconds,
+                    agent(player, doc), q, time.monotonic() + spec.decision_seconds,
                     run=config.name, dataset=dataset, dataset_sha=sha, player=player,
                     model=spec.label, rules=doc,
                 )  # fmt: skip

@@ -208,6 +208,18 @@ def test_a_fatal_model_error_stops_the_quiz_in_one_line(
     assert len(openai_server.script.model_requests) <= 4  # the calls already in flight
 
 
+def test_a_missing_api_key_stops_the_quiz_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("QUIZ_TEST_NO_SUCH_KEY", raising=False)
+    player = {"name": "m", "kind": "model",
+              "model": {"provider": "openai", "model": "gpt-x", "api_key_env": "QUIZ_TEST_NO_SUCH_KEY"}}  # fmt: skip
+    cfg = write_config(tmp_path / "q.yaml", [player])
+    assert run(cfg, "--limit", "3") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "QUIZ_TEST_NO_SUCH_KEY" in err
+
+
 def test_anthropic_tool_answers_carry_the_set_schema(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shipped: dict[str, Dataset]
 ) -> None:
