@@ -52,8 +52,8 @@ class CombatMixin(HandMixin):
         self.ask(target, "respond_shot", self.shot_response_options(target, needed))
 
     def d_respond_shot(self, a: Action, attacker: int, target: int, needed: int, src: str) -> None:
-        if a.verb == "take":
-            self.push_damage(target, 1, attacker)
+        if a.verb == "take":  # the damage frame would run next: run it directly
+            self.f_damage(target, 1, attacker)
         elif a.verb == "dodge":
             self.discard_from_hand(target, a.arg.split("+"), "dodge")
             self.emit({"t": "miss", "seat": target, "by": attacker, "how": "ricochet"})
@@ -70,8 +70,8 @@ class CombatMixin(HandMixin):
             self.ask(target, "respond_raid", self.match_options(target))
 
     def d_respond_raid(self, a: Action, attacker: int, target: int) -> None:
-        if a.verb == "take":
-            self.push_damage(target, 1, attacker)
+        if a.verb == "take":  # the damage frame would run next: run it directly
+            self.f_damage(target, 1, attacker)
         elif a.verb == "match":
             self.discard_from_hand(target, [a.arg], "raid")
         else:
@@ -85,8 +85,8 @@ class CombatMixin(HandMixin):
 
     def d_respond_duel(self, a: Action, challenger: int, target: int, current: int) -> None:
         other = challenger if current == target else target
-        if a.verb == "take":
-            self.push_damage(current, 1, other)
+        if a.verb == "take":  # the damage frame would run next: run it directly
+            self.f_damage(current, 1, other)
         elif a.verb == "match":
             self.discard_from_hand(current, [a.arg], "duel")
             self.stack.append(("respond_duel", challenger, target, other))

@@ -98,7 +98,7 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         g.emit_private(
             {"t": "shuffle", "n": N_CARDS, "why": "setup"},
             [],
-            {"order": [CARD_FACE[c] for c in reversed(g.deck)]},
+            {"order": list(map(CARD_FACE.__getitem__, reversed(g.deck)))},
         )
         g._deal_knowledge()
         for s in g.seats:

@@ -24,9 +24,15 @@ class HandMixin(GameState):
         cards = [self.take_from_hand(seat, t) for t in types]
         self.discard.extend(cards)
         self.emit(
-            {"t": "discard", "seat": seat, "cards": [CARD_FACE[c] for c in cards], "why": why}
+            {
+                "t": "discard",
+                "seat": seat,
+                "cards": list(map(CARD_FACE.__getitem__, cards)),
+                "why": why,
+            }
         )
-        self.after_hand_loss(seat)
+        if not self.seats[seat].hand:
+            self.after_hand_loss(seat)
         return cards
 
     def random_from_hand(self, seat: int) -> int:

@@ -91,7 +91,7 @@ class OptionsMixin(GameState):
         seats = self.seats
         s = seats[seat]
         opts: list[Action] = []
-        others = [j for j in range(self.n) if j != seat and seats[j].alive]
+        others: list[int] | None = None  # living seats but this one, in seat order
         dist: list[int] | None = None  # 0 for this seat and the eliminated ones
         kinds = _KIND_AT_TWO_FACE if s.character == "two_face" else _KIND_AT
 
@@ -127,17 +127,20 @@ class OptionsMixin(GameState):
                         acts_j = by_target[j]
                         opts.extend([acts_j[what] for what in takeable(seats[j])])
             elif kind == _KNOCK:
+                others = self.others_by_index(seat) if others is None else others
                 by_target = _PLAY_TAKE[i]
                 for j in others:
                     acts_j = by_target[j]
                     opts.extend([acts_j[what] for what in takeable(seats[j])])
             elif kind == _DUEL:
+                others = self.others_by_index(seat) if others is None else others
                 acts = _PLAY_AT[i]
                 opts.extend([acts[j] for j in others])
             elif kind == _SALOON:
                 if not self.high_noon:
                     opts.append(_PLAY[i])
             elif kind == _JAIL:
+                others = self.others_by_index(seat) if others is None else others
                 acts = _PLAY_AT[i]
                 opts.extend(
                     [
@@ -178,7 +181,8 @@ class OptionsMixin(GameState):
                 opts.append(Action("dodge", "shot+shot"))
         if s.hp == 1 and self.n_alive() >= 3 and not self.high_noon and s.hand_card("flask") >= 0:
             opts.append(Action("flask"))
-        opts.extend(self.heal_options(s))
+        if s.character == "bonesetter":
+            opts.extend(self.heal_options(s))
         opts.append(TAKE)
         return tuple(opts)
 
@@ -190,7 +194,8 @@ class OptionsMixin(GameState):
             opts.append(Action("match", "shot"))
         if s.character == "two_face" and s.hand_card("ricochet") >= 0:
             opts.append(Action("match", "ricochet"))
-        opts.extend(self.heal_options(s))
+        if s.character == "bonesetter":
+            opts.extend(self.heal_options(s))
         opts.append(TAKE)
         return tuple(opts)
 
@@ -199,9 +204,7 @@ class OptionsMixin(GameState):
         opts = [Action("draw", "deck")]
         if s.character == "grip":
             opts.extend(
-                Action("draw", "hand", j)
-                for j in sorted(self.others_in_turn_order(seat))
-                if self.seats[j].hand
+                Action("draw", "hand", j) for j in self.others_by_index(seat) if self.seats[j].hand
             )
         elif s.character == "vulture_jr" and self.discard:
             opts.append(Action("draw", "discard"))

@@ -35,7 +35,8 @@ class PlayMixin(HandMixin):
         else:
             self.resolving.append(card)
             self._push_effect(seat, card_type, a)
-        self.after_hand_loss(seat)
+        if not s.hand:
+            self.after_hand_loss(seat)
 
     def _push_effect(self, seat: int, card_type: str, a: Action) -> None:
         """Push the brown card's resolution; the card reaches the discard pile after it

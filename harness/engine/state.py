@@ -75,7 +75,7 @@ class Seat:
         return -1
 
     def count_in_hand(self, type_id: str) -> int:
-        return sum(1 for c in self.hand if CARD_TYPE[c] == type_id)
+        return list(map(CARD_TYPE.__getitem__, self.hand)).count(type_id)
 
     @property
     def stars(self) -> int:
@@ -161,6 +161,11 @@ class GameState:
                 return j
         return seat
 
+    def others_by_index(self, seat: int) -> list[int]:
+        """Living players other than ``seat``, by seat index."""
+        seats = self.seats
+        return [j for j in range(self.n) if j != seat and seats[j].alive]
+
     def others_in_turn_order(self, seat: int) -> list[int]:
         """Living players other than ``seat``, in turn order starting after ``seat``."""
         n = self.n
@@ -227,7 +232,9 @@ class GameState:
         for s in self.seats:
             s.known_top.clear()
         self.emit_private(
-            {"t": "shuffle", "n": len(deck)}, [], {"order": [CARD_FACE[c] for c in reversed(deck)]}
+            {"t": "shuffle", "n": len(deck)},
+            [],
+            {"order": list(map(CARD_FACE.__getitem__, reversed(deck)))},
         )
 
     def pop_deck(self) -> int:
@@ -264,7 +271,7 @@ class GameState:
             self.emit_private(
                 {"t": "draw", "seat": seat, "n": len(got), "why": why},
                 [seat],
-                {"cards": [CARD_FACE[c] for c in got]},
+                {"cards": list(map(CARD_FACE.__getitem__, got))},
             )
         return got
 

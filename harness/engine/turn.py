@@ -31,8 +31,8 @@ class TurnMixin(HandMixin):
         self.emit({"t": "turn", "seat": seat, "round": self.round})
         if self.seats[seat].in_play:  # Dynamite, then Jail, are checked before the draw
             self.stack += [("start_draw", seat), ("jail_check", seat), ("dynamite_check", seat)]
-        else:  # nothing to check: both checks would do nothing
-            self.stack.append(("start_draw", seat))
+        else:  # nothing to check: the start_draw frame, run directly (it asks nothing)
+            self.f_start_draw(seat)
 
     def f_dynamite_check(self, seat: int) -> None:
         s = self.seats[seat]
