@@ -92,7 +92,6 @@ class OptionsMixin(GameState):
         s = seats[seat]
         opts: list[Action] = []
         others: list[int] | None = None  # living seats but this one, in seat order
-        dist: list[int] | None = None  # 0 for this seat and the eliminated ones
         kinds = _KIND_AT_TWO_FACE if s.character == "two_face" else _KIND_AT
 
         for i in sorted(set(map(_CARD_ORDER.__getitem__, s.hand))):
@@ -101,11 +100,8 @@ class OptionsMixin(GameState):
                 continue
             if kind == _SHOT:
                 if self.shots_used == 0 or self.unlimited_shots(s):
-                    if dist is None:
-                        dist = self.distances_from(seat)
-                    rng = s.weapon_range
                     acts = _PLAY_AT[i]
-                    opts.extend([acts[j] for j, dj in enumerate(dist) if 0 < dj <= rng])
+                    opts.extend([acts[j] for j in self.seats_within(seat, s.weapon_range)])
             elif kind == _PLAIN:
                 opts.append(_PLAY[i])
             elif kind == _SELF:
@@ -119,13 +115,10 @@ class OptionsMixin(GameState):
                 ):
                     opts.append(_PLAY[i])
             elif kind == _SNATCH:
-                if dist is None:
-                    dist = self.distances_from(seat)
                 by_target = _PLAY_TAKE[i]
-                for j, dj in enumerate(dist):
-                    if dj == 1:
-                        acts_j = by_target[j]
-                        opts.extend([acts_j[what] for what in takeable(seats[j])])
+                for j in self.seats_within(seat, 1):
+                    acts_j = by_target[j]
+                    opts.extend([acts_j[what] for what in takeable(seats[j])])
             elif kind == _KNOCK:
                 others = self.others_by_index(seat) if others is None else others
                 by_target = _PLAY_TAKE[i]

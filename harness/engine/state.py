@@ -193,17 +193,20 @@ class GameState:
             d -= 1
         return d if d > 1 else 1
 
-    def distances_from(self, a: int) -> list[int]:
-        """:meth:`distance` from ``a`` to every seat at once (index = seat; 0 for ``a`` itself
-        and for eliminated seats)."""
+    def seats_within(self, a: int, reach: int) -> list[int]:
+        """Living seats other than ``a`` at :meth:`distance` at most ``reach`` (>= 1) from ``a``,
+        by seat index; a Horse is only looked at for seats the steps alone keep in reach."""
         seats = self.seats
         n = self.n
         if not seats[a].alive:
-            return [self.distance(a, j) if j != a and seats[j].alive else 0 for j in range(n)]
+            return [
+                j for j in range(n) if j != a and seats[j].alive and self.distance(a, j) <= reach
+            ]
         alive = [s.alive for s in seats]
         n_living = alive.count(True)
-        scope = 1 if seats[a].has_scope else 0
-        out = [0] * n
+        # distance = max(1, steps + Horse - Scope) <= reach  <=>  steps + Horse <= reach + Scope
+        limit = reach + 1 if seats[a].has_scope else reach
+        out = []
         steps = 0  # living seats passed going round from ``a``
         for j in range(a + 1, a + n):
             if j >= n:
@@ -211,8 +214,10 @@ class GameState:
             if alive[j]:
                 steps += 1
                 back = n_living - steps
-                d = (steps if steps < back else back) + seats[j].horse_bonus - scope
-                out[j] = d if d > 1 else 1
+                d = steps if steps < back else back
+                if d <= limit and d + seats[j].horse_bonus <= limit:
+                    out.append(j)
+        out.sort()
         return out
 
     def unlimited_shots(self, s: Seat) -> bool:
