@@ -9,10 +9,11 @@ rules document can be) instead of the full ``rules_md/rules.en.md`` (about 3,000
 question is still the full question of the dataset (the seat's table view, the question and its
 candidates, 450-700 tokens; 1,150-1,400 with the system prompt).  One question is asked at a time
 (the config's provider concurrency is 1), each with a 60 s timer that starts when its call can be
-sent.  Measured on 2 shared cores: about 3-5 s per question when the machine is otherwise idle,
-240 s for the 20 while other test runs kept the load near 4.  The model is tiny: its accuracy is
-low (0.10-0.20 in the runs measured) and that is fine; the test checks that every answer line
-tells the truth about what the model said.
+sent.  Measured on 2 cores shared with other test runs (load average 3-4): 148 s and 240 s for
+the 20; on idle cores about a minute is expected (about 600 new prompt tokens per question at
+llama.cpp's ~250 tokens/s).  The model is tiny: its accuracy is low (0.20 in the runs measured,
+about what a random guess scores) and that is fine; the test checks that every answer line tells
+the truth about what the model said.
 """
 
 from __future__ import annotations
