@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .conversation import Conversation, PromptBuilder, answer_text, as_conversation
+from .conversation import Conversation, PromptBuilder, as_conversation, final_turn
 from .decision_record import (
     Attempt,
     FallbackReason,
@@ -360,13 +360,18 @@ class LLMAgent:
 
     def restore(self, view: Any, options: Sequence[str], record: Mapping[str, Any]) -> None:
         """Advance the seat's conversation as if it had made the recorded decision ``record``
-        (a :class:`ModelDecisionRecord` dict) on ``view``, without calling the model.  Raises
-        :class:`ValueError` when the message the seat would send differs from the recorded one."""
+        (a :class:`ModelDecisionRecord` dict) on ``view``, without calling the model.  An empty
+        ``record`` is a decision the table decided without the seat's record (its timer cut the
+        call off): the request is dropped as it was then.  Raises :class:`ValueError` when the
+        message the seat would send differs from the recorded one."""
         conversation = self.conversation
         conversation.observe(view)
         if len(options) <= 1:
             return
         *_, user = conversation.turn(view, tuple(options))
+        if not record:
+            conversation.skipped()
+            return
         messages = list(record.get("messages") or [])
         if not messages or messages[0] != user:
             conversation.skipped()
@@ -595,10 +600,8 @@ class LLMAgent:
 
 def _exchange(messages: Sequence[dict[str, str]], attempts: Sequence[Any]) -> list[dict[str, str]]:
     """What a decision adds to the seat's conversation: its messages, then the final answer."""
-    final = answer_text(attempts[-1]) if attempts else None
-    if final is None:
-        return list(messages)
-    return [*messages, {"role": "assistant", "content": final or "(no answer)"}]
+    final = final_turn(attempts)
+    return [*messages, final] if final is not None else list(messages)
 
 
 def _messages_sha(messages: Sequence[dict[str, str]]) -> str:

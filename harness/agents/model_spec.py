@@ -266,6 +266,14 @@ class _AutopilotModelSeat(ModelSeat):
         self.autopilot.observe(view)
         return await super().choose(view, options)
 
+    def restore(self, view: SeatView, options: Sequence[str], record: Any) -> None:
+        """As :meth:`ModelSeat.restore`; the rule bot sees the view and, where the recorded
+        decision fell back to it, decides again so its state matches an uninterrupted game."""
+        self.autopilot.observe(view)
+        super().restore(view, options, record)
+        if record and record.get("fallback") and len(options) > 1:
+            self.autopilot.decide(view, options)
+
 
 def build_model_seat(
     spec: ModelSpec,

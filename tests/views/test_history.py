@@ -371,3 +371,73 @@ def test_inspect_rebuilds_every_request_from_the_records() -> None:
     assert checked > 30
     forged = lines[-1].model_copy(update={"model": dict(lines[-1].model, context_sha256="0" * 64)})
     assert not conversation_context(lines, forged).verified or not forged.model["context_messages"]
+
+
+def test_restore_of_a_decision_without_a_record_drops_its_request_as_the_live_seat_did() -> None:
+    """A decision the table's timer cut off has no model record: the live seat dropped the
+    request (its events go into the next message), and a restored seat does the same."""
+    names = default_names(4)
+    game = Game.new(4, "classic", 3)
+    live = Transcript(names, "en", "conversation")
+    restored = Transcript(names, "en", "conversation")
+    agent = LLMAgent(_FirstOption(), "m", restored, fallback=lambda v, o: o[-1],
+                     price_table=PriceBook({}, use_litellm=False))  # fmt: skip
+    rng = random.Random(3)
+    seen, cut_off = 0, 0
+    while game.pending is not None and cut_off < 2:
+        seat, options = game.pending.seat, game.pending.option_ids
+        if seat == 0:
+            view = build_view(game, 0, since=seen)
+            seen = view.event_count
+            if len(options) > 1:
+                live.request(view, options)
+                live.skipped()  # the call was cut off: nothing committed
+                agent.restore(view, options, {})
+                cut_off += 1
+            else:
+                live.observe(view)
+                agent.restore(view, options, {})
+        game.apply(rng.choice(game.pending.options))
+    while game.pending is not None and not (
+        game.pending.seat == 0 and len(game.pending.options) > 1
+    ):
+        if game.pending.seat == 0:
+            view = build_view(game, 0, since=seen)
+            seen = view.event_count
+            live.observe(view)
+            restored.observe(view)
+        game.apply(rng.choice(game.pending.options))
+    assert game.pending is not None and cut_off == 2
+    view = build_view(game, 0, since=seen)
+    assert live.request(view, game.pending.option_ids) == restored.request(
+        view, game.pending.option_ids
+    )
+    assert restored.shown == 0 and "New game: 4 seats" in restored.turn(view)[-1]["content"]
+
+
+def test_an_autopilot_seat_restores_its_rule_bot_too() -> None:
+    """With the autopilot fallback the seat's rule bot sees every restored view and decides
+    again where it decided before, so it matches an uninterrupted game's bot."""
+    from harness.agents.model_spec import ModelSpec, build_model_seat
+
+    names = default_names(4)
+    spec = ModelSpec(provider="openai", model="m", fallback="autopilot",
+                     base_url="http://127.0.0.1:9/v1", api_key_env="UNUSED_TEST_KEY")  # fmt: skip
+    seat = build_model_seat(spec, "m", names, "en", provider=_FirstOption())
+    seat.new_game("g", 0, 1)
+    seen_views: list[SeatView] = []
+    decided: list[tuple[Any, Sequence[str]]] = []
+    bot = seat.autopilot  # type: ignore[attr-defined]
+    bot.observe = lambda v: seen_views.append(v)  # type: ignore[method-assign]
+    bot.decide = lambda v, o: decided.append((v, o)) or o[0]  # type: ignore[method-assign]
+    game = Game.new(4, "classic", 1)
+    view = build_view(game, game.pending.seat)
+    options = game.pending.option_ids
+    assert len(options) > 1
+    twin = copy.deepcopy(seat.llm.conversation)  # type: ignore[attr-defined]
+    twin.observe(view)
+    user = twin.turn(view, options)[-1]
+    seat.restore(view, options, {"messages": [user], "attempts": [], "fallback": "timeout"})
+    assert seen_views == [view] and decided == [(view, options)]
+    seat.restore(view, options, None)  # a record-less decision: seen, no fallback decided
+    assert len(seen_views) == 2 and len(decided) == 1
