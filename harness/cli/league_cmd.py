@@ -40,8 +40,9 @@ def register(sub: Any) -> None:
         "--executor",
         choices=["local", "ray"],
         default="local",
-        help="where games without model seats run: this machine's processes (local) or Ray "
-        "tasks on a Ray cluster (needs the [ray] extra); only this process writes the run folder",
+        help="where games run: this machine (local) or Ray tasks on a Ray cluster (needs the "
+        "[ray] extra; provider limits and caps hold for the whole cluster); only this process "
+        "writes the run folder",
     )
     r.add_argument(
         "--ray-address",

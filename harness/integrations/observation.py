@@ -25,7 +25,8 @@ _TYPES: Final = {t.id: i for i, t in enumerate(CARD_TYPES)}
 _BLUE: Final = {t: i for i, t in enumerate(sorted(BLUE_TYPES))}
 _WEAPONS: Final = {t: i for i, t in enumerate(WEAPON_RANGE)}
 _CHARS: Final = {c.id: i for i, c in enumerate(CHARACTERS)}
-_ROLES: Final = {r: i for i, r in enumerate(ROLES)}
+_ROLES: Final[dict[str, int]] = {r: i for i, r in enumerate(ROLES)}
+_MODES: Final[dict[str, int]] = {m: i for i, m in enumerate(MODES)}
 
 # Field layout: (name, width).  Counts and sizes are stored as they are; one-hots as 0/1.
 GLOBAL_FIELDS: Final = (
@@ -74,7 +75,7 @@ def encode(view: SeatView) -> np.ndarray:
     out[g["deck_size"]] = view.deck_size
     out[g["discard_size"]] = view.discard_size
     out[g["phase"] + PHASES.index(view.phase)] = 1
-    out[g["mode"] + MODES.index(view.mode)] = 1  # type: ignore[arg-type]
+    out[g["mode"] + _MODES[view.mode]] = 1
     out[g["role"] + _ROLES[view.role]] = 1
     p = view.pending
     if p is not None:

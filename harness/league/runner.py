@@ -173,7 +173,7 @@ class LeagueRunner:
         executor: Any = None,
     ) -> None:
         self.config = config
-        self.executor = executor  # harness.league.executors: where games without models run
+        self.executor = executor  # harness.league.executors: where games run (None: here)
         self.run_dir = run_dir
         self.resume = resume
         self.store = prepare_run(config, run_dir, resume)
@@ -432,15 +432,18 @@ class LeagueRunner:
 
         try:
             assert self.model_seats is not None
-            out = await play_scheduled(
-                spec,
-                self.config,
-                self.config.name,
-                self.model_seats.seat,
-                prior=prior,
-                on_line=on_line,
-                digest=True,
-            )
+            if hasattr(self.executor, "play_model_game"):  # e.g. a Ray task; written here
+                out = await self.executor.play_model_game(self, spec, prior, on_line)
+            else:
+                out = await play_scheduled(
+                    spec,
+                    self.config,
+                    self.config.name,
+                    self.model_seats.seat,
+                    prior=prior,
+                    on_line=on_line,
+                    digest=True,
+                )
             self._finish(out, file)
         finally:
             file.close()

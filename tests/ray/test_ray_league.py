@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,14 +29,18 @@ ray = pytest.importorskip("ray")
 
 from ray.cluster_utils import Cluster  # noqa: E402
 
+from harness.cli.main import main  # noqa: E402
 from harness.league.config import LeagueConfig, parse_config  # noqa: E402
 from harness.league.executors.ray_executor import RayExecutor, task_args  # noqa: E402
 from harness.league.runner import LeagueRunner  # noqa: E402
 from harness.league.schedule import build_schedule  # noqa: E402
+from tests.fakes import backends  # noqa: E402
+from tests.fakes.openai_server import FakeOpenAIServer  # noqa: E402
+from tests.league_run.model_league import league_args, write_league  # noqa: E402
 
 KEY_ENV = "BANGARENA_RAY_TEST_KEY"
 SECRET = "sk-bangarena-ray-0123456789abcdefSECRET"
-TIMING = {"duration_s", "finished_at", "latency_s"}
+TIMING = {"duration_s", "finished_at", "latency_s", "at"}
 HANG_GUARD_S = 420  # the whole module; a hung cluster ends the test process with a traceback
 
 
@@ -70,7 +75,8 @@ def _strip(value: Any) -> Any:
 
 
 def games_of(run: Path) -> dict[str, Any]:
-    """``games.jsonl`` and every game file, timing fields left out; fails on a duplicate."""
+    """``games.jsonl``, every game file and the spend ledger, timing fields left out; fails on
+    a duplicate game."""
     lines = [json.loads(x) for x in (run / "games.jsonl").read_text().splitlines() if x]
     ids = [g["game_id"] for g in lines]
     assert len(ids) == len(set(ids)), "a game is written twice"
@@ -78,7 +84,18 @@ def games_of(run: Path) -> dict[str, Any]:
         f.stem: [_strip(json.loads(x)) for x in f.read_text().splitlines() if x]
         for f in sorted((run / "games").glob("*.jsonl"))
     }
-    return {"games": {g["game_id"]: _strip(g) for g in lines}, "files": files}
+    spend = run / "spend.jsonl"
+    calls = sorted(
+        json.dumps(_strip(json.loads(x)), sort_keys=True)
+        for x in (spend.read_text().splitlines() if spend.exists() else [])
+    )
+    return {"games": {g["game_id"]: _strip(g) for g in lines}, "files": files, "calls": calls}
+
+
+def spent_usd(run: Path) -> float:
+    """Dollars in the run's spend ledger."""
+    lines = (run / "spend.jsonl").read_text().splitlines()
+    return sum(json.loads(x).get("cost_usd") or 0.0 for x in lines if x)
 
 
 def run_local(config: LeagueConfig, out: Path) -> dict[str, Any]:
@@ -90,7 +107,10 @@ def run_local(config: LeagueConfig, out: Path) -> dict[str, Any]:
 def cluster() -> Iterator[Cluster]:
     faulthandler.dump_traceback_later(HANG_GUARD_S, exit=True)
     os.environ[KEY_ENV] = SECRET  # the nodes' environment: the only way a key reaches workers
+    os.environ[backends.KEY_ENV] = backends.SECRET_KEY  # the fake provider's key
     temp = tempfile.mkdtemp(prefix="bgray", dir="/tmp")  # short: Ray's socket paths are limited
+    # Cluster() notes the head's address in Ray's default folder, which a fresh machine lacks
+    Path(os.path.dirname(ray._private.utils.get_ray_address_file(None))).mkdir(exist_ok=True)
     c = Cluster(
         initialize_head=True,
         head_node_args={
@@ -110,7 +130,12 @@ def cluster() -> Iterator[Cluster]:
             ray.shutdown()
         c.shutdown()
         os.environ.pop(KEY_ENV, None)
-        shutil.rmtree(temp, ignore_errors=True)
+        os.environ.pop(backends.KEY_ENV, None)
+        for _ in range(5):  # Ray's processes may still write a little while they end
+            shutil.rmtree(temp, ignore_errors=True)
+            if not os.path.exists(temp):
+                break
+            time.sleep(0.5)
         faulthandler.cancel_dump_traceback_later()
 
 
@@ -185,6 +210,72 @@ def test_driver_killed_with_sigkill_resumes(cluster: Cluster, tmp_path: Path) ->
     assert games_of(out / "sigkill") == local
 
 
+class CountingServer(FakeOpenAIServer):
+    """The fake OpenAI server, counting the calls it serves at the same time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.most = 0
+
+    def handle_model_call(self, path: str, body: dict[str, Any], behaviour: Any) -> Any:
+        with self.lock:
+            self.in_flight += 1
+            self.most = max(self.most, self.in_flight)
+        try:
+            time.sleep(0.01)
+            return super().handle_model_call(path, body, behaviour)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+def model_league(tmp: Path, server: FakeOpenAIServer, name: str, **over: Any) -> Path:
+    tmp.mkdir(parents=True, exist_ok=True)
+    return write_league(tmp / f"{name}.yaml", server, name=name, games_per_table=2, **over)
+
+
+def test_model_games_on_ray_equal_a_local_run_within_cluster_wide_limits(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """Decisions, model records and the spend ledger are written by the driver as a local run
+    writes them; the provider's concurrency limit (1) holds across both nodes."""
+    with CountingServer() as server:
+        limits = {"providers": {"openai": {"concurrency": 1}}}
+        local_cfg = model_league(tmp_path / "local", server, "models", **limits)
+        assert main(league_args(local_cfg)) == 0
+        local = games_of(tmp_path / "local" / "out" / "models")
+        server.most = 0
+        ray_cfg = model_league(tmp_path / "ray", server, "models", **limits)
+        args = league_args(ray_cfg, "--executor", "ray", "--ray-address", cluster.address)
+        assert main(args) == 0
+        assert server.most == 1
+    assert games_of(tmp_path / "ray" / "out" / "models") == local
+    assert len(local["games"]) == 2 and len(local["calls"]) > 0
+
+
+def test_a_spending_cap_stops_a_ray_run_and_resume_finishes_it(
+    cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeOpenAIServer() as server:
+        whole_cfg = model_league(tmp_path / "whole", server, "capped")
+        assert main(league_args(whole_cfg)) == 0
+        whole = games_of(tmp_path / "whole" / "out" / "capped")
+        cfg = model_league(tmp_path / "ray", server, "capped", spending={"max_usd": 0.02})
+        ray_args = ["--executor", "ray", "--ray-address", cluster.address]
+        assert main(league_args(cfg, *ray_args)) == 2
+        assert "spending cap reached" in capsys.readouterr().err
+        run = tmp_path / "ray" / "out" / "capped"
+        games = run / "games.jsonl"
+        assert not games.exists() or len(games.read_text().splitlines()) < 2
+        assert spent_usd(run) >= 0.02  # the ledger holds what was spent up to the stop
+        cfg = model_league(tmp_path / "ray", server, "capped", spending={"max_usd": 100.0})
+        assert main(league_args(cfg, *ray_args, "--resume")) == 0
+    resumed = games_of(run)
+    assert resumed["games"] == whole["games"] and resumed["files"] == whole["files"]
+
+
 def test_api_keys_reach_workers_only_through_the_environment(
     cluster: Cluster, tmp_path: Path
 ) -> None:
@@ -208,6 +299,8 @@ def test_api_keys_reach_workers_only_through_the_environment(
         str(p)
         for root in (Path(cluster.temp_dir), tmp_path)  # type: ignore[attr-defined]
         for p in root.rglob("*")
-        if p.is_file() and not p.is_socket() and SECRET.encode() in p.read_bytes()
+        if p.is_file()
+        and not p.is_socket()
+        and any(k.encode() in p.read_bytes() for k in (SECRET, backends.SECRET_KEY))
     ]
     assert leaked == [], f"the key was written to {leaked}"

@@ -1,5 +1,5 @@
-"""Where a league's games without model seats run: ``local`` (this machine's processes, the
-runner's own pool) or ``ray`` (:mod:`.ray_executor`, a local or remote Ray cluster)."""
+"""Where a league's games run: ``local`` (this machine: the runner's process pool and event
+loop) or ``ray`` (:mod:`.ray_executor`, Ray tasks on a local or remote Ray cluster)."""
 
 from __future__ import annotations
 
