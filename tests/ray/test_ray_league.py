@@ -276,6 +276,58 @@ def test_a_spending_cap_stops_a_ray_run_and_resume_finishes_it(
     assert resumed["games"] == whole["games"] and resumed["files"] == whole["files"]
 
 
+def _task_worker(title: str) -> int | None:
+    """The pid of a Ray worker process executing a task named ``title`` (its process title)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if cmdline.startswith(f"ray::{title}".encode()):
+            return int(proc.name)
+    return None
+
+
+def test_a_model_game_whose_worker_is_killed_goes_on_from_its_sent_decisions(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    """SIGKILL to the worker playing a model game: the driver starts the game again from the
+    decisions it had received (no decision lost or repeated) and the run equals a local one."""
+    with FakeOpenAIServer() as server:
+        local_cfg = model_league(tmp_path / "local", server, "lost", max_concurrent_games=1)
+        assert main(league_args(local_cfg)) == 0
+        local = games_of(tmp_path / "local" / "out" / "lost")
+        cfg = model_league(tmp_path / "ray", server, "lost", max_concurrent_games=1)
+        args = league_args(cfg, "--executor", "ray", "--ray-address", cluster.address)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "harness.cli.main", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        files = tmp_path / "ray" / "out" / "lost" / "games"
+        killed = None
+        try:
+            deadline = time.monotonic() + 120
+            while killed is None and time.monotonic() < deadline and proc.poll() is None:
+                lines = [len(f.read_text().splitlines()) for f in files.glob("*.jsonl")]
+                pid = _task_worker("model_game_task") if any(n >= 8 for n in lines) else None
+                if pid is not None:
+                    os.kill(pid, signal.SIGKILL)
+                    killed = pid
+                time.sleep(0.01)
+            _out, err = proc.communicate(timeout=180)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert killed is not None, "no model game was caught running"
+    assert proc.returncode == 0, err[-2000:]
+    ray_run = games_of(tmp_path / "ray" / "out" / "lost")
+    assert ray_run["games"] == local["games"] and ray_run["files"] == local["files"]
+
+
 def test_api_keys_reach_workers_only_through_the_environment(
     cluster: Cluster, tmp_path: Path
 ) -> None:
