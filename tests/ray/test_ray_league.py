@@ -328,6 +328,19 @@ def test_a_model_game_whose_worker_is_killed_goes_on_from_its_sent_decisions(
     assert ray_run["games"] == local["games"] and ray_run["files"] == local["files"]
 
 
+def test_bench_league_prints_local_and_ray_figures(
+    cluster: Cluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bench", "league", "--executor", "ray", "--ray-address", cluster.address,
+            "--skip-models", "--bot-games", "8", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    local, remote = data["bots"], data["ray"]
+    assert local["games"] == remote["games"] == 8
+    assert local["decisions"] == remote["decisions"]  # the same games
+    assert remote["nodes"] >= 1 and "overhead_ms_per_game" in remote
+
+
 def test_api_keys_reach_workers_only_through_the_environment(
     cluster: Cluster, tmp_path: Path
 ) -> None:
