@@ -39,15 +39,15 @@ def register(sub: Any) -> None:
     r.add_argument(
         "--executor",
         choices=["local", "ray"],
-        default="local",
+        default=None,
         help="where games run: this machine (local) or Ray tasks on a Ray cluster (needs the "
         "[ray] extra; provider limits and caps hold for the whole cluster); only this process "
-        "writes the run folder",
+        "writes the run folder (default: the config's executor, else local)",
     )
     r.add_argument(
         "--ray-address",
         help="with --executor ray: the cluster to join (e.g. 10.0.0.5:6379 or ray://host:10001); "
-        "default: a Ray instance started on this machine",
+        "default: the config's ray_address, else a Ray instance started on this machine",
     )
     r.add_argument(
         "--no-preflight",
@@ -77,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if args.workers is not None and args.workers < 1:
         raise CliError("--workers must be at least 1")
+    args.executor = args.executor or config.executor
+    args.ray_address = args.ray_address or (config.ray_address if args.executor == "ray" else None)
     executor = _executor(args)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
     if config.has_models:  # before any run folder or game exists (harness.league.preflight)

@@ -89,6 +89,10 @@ class LeagueConfig(_Strict):
     providers: dict[str, ProviderLimits] = Field(default_factory=dict)
     spending: SpendingCaps = Field(default_factory=SpendingCaps)
     output: str = "results"
+    # Where games run: this machine's processes, or Ray tasks on a cluster (``ray_address``;
+    # none: a Ray instance started here).  ``--executor`` / ``--ray-address`` override them.
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
     # A report flags a model player whose fallback share of its model decisions passes this,
     # and a run whose share of void games passes ``max_void_share`` (exit code 3).
     max_fallback_rate: float = Field(default=0.05, ge=0, le=1)

@@ -204,7 +204,11 @@ def test_driver_killed_with_sigkill_resumes(cluster: Cluster, tmp_path: Path) ->
             proc.kill()
     finished = len(games.read_text().splitlines())
     assert 3 <= finished < 40
-    resumed = subprocess.run([*cmd, "--resume"], capture_output=True, text=True, timeout=180)
+    # The resume names the cluster in the config (executor / ray_address), not on the command line.
+    on_ray = config.model_copy(update={"executor": "ray", "ray_address": cluster.address})
+    write_yaml(cfg, on_ray)
+    resume = [*cmd[: cmd.index("--executor")], "--no-progress", "--resume"]
+    resumed = subprocess.run(resume, capture_output=True, text=True, timeout=180)
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert f"({finished} already finished)" in resumed.stdout
     assert games_of(out / "sigkill") == local

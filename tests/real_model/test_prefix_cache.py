@@ -67,7 +67,7 @@ async def _play(base_url: str, policy: str, calls: int) -> list[ModelDecisionRec
     return [r for r in records if len(r.options) > 1]
 
 
-@pytest.mark.parametrize("policy", ["conversation", "since_last"])
+@pytest.mark.parametrize("policy", ["conversation", "log", "since_last"])
 def test_the_server_reuses_the_cached_prefix(
     llama_server: str, llama_server_log: Path, policy: str, record_property: Any
 ) -> None:
