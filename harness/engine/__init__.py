@@ -17,7 +17,7 @@ from .fallback import simplest_action, simplest_for_view, simplest_option
 from .game import Game
 from .position import dump_position, load_position, position_json
 from .state import Decision
-from .view import PendingView, PublicSeat, SeatView, build_view, filter_event
+from .view import SPECTATOR, PendingView, PublicSeat, SeatView, build_view, filter_event
 
 __all__ = [
     "Action",
@@ -30,6 +30,7 @@ __all__ = [
     "PendingView",
     "PositionError",
     "PublicSeat",
+    "SPECTATOR",
     "SeatView",
     "build_view",
     "check_invariants",

@@ -23,6 +23,8 @@ _CONTEXT_FIELDS: dict[str, tuple[str, ...]] = {
     "bounty": ("seat", "victim", "stars"),
     "putback": ("seat", "keep"),
 }
+# The viewer of the public view: a spectator who sits nowhere.
+SPECTATOR = -1
 # Private events whose recipient is itself a secret: the seats told the team at the deal are the
 # raiders team (Ruling R-3), so the other seats see only that intel was given.
 _RECIPIENT_PRIVATE = frozenset({"intel"})
@@ -99,8 +101,12 @@ def filter_event(event: dict[str, Any], viewer: int) -> dict[str, Any]:
 
 
 def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
-    """Everything ``seat`` may see now; the event feed starts at event index ``since``."""
-    me = game.seats[seat]
+    """Everything ``seat`` may see now; the event feed starts at event index ``since``.
+
+    ``seat = SPECTATOR`` is a viewer who sits nowhere: only the public facts (RULES.md §9), with
+    no role, hand, private knowledge, distances or options.
+    """
+    me = None if seat == SPECTATOR else game.seats[seat]
     pseats = []
     for s in game.seats:
         revealed = s.role == "marshal" or not s.alive or s.index == seat
@@ -118,7 +124,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
                 alive=s.alive,
                 role=s.role if revealed else None,
                 distance=game.distance(seat, s.index)
-                if s.alive and me.alive and s.index != seat
+                if me is not None and s.alive and me.alive and s.index != seat
                 else None,
             )
         )
@@ -135,7 +141,15 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
             options=tuple(d.option_ids) if d.seat == seat else None,
         )
     deck = game.deck
-    known_top = _known_top(deck, me.known_top)
+    role = ""  # a spectator knows nothing private
+    hand: tuple[str, ...] = ()
+    known_top: tuple[str, ...] = ()
+    known_roles: dict[int, str] = {}
+    marshal_pair: tuple[int, int] | None = None
+    if me is not None:
+        role, hand = me.role, tuple(CARD_FACE[c] for c in me.hand)
+        known_roles, marshal_pair = dict(me.known_roles), me.marshal_pair
+        known_top = _known_top(deck, me.known_top)
     looking = (
         tuple(CARD_FACE[c] for c in game.looking)
         if d is not None and d.seat == seat and d.kind == "putback"
@@ -155,10 +169,10 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
         discard_size=len(game.discard),
         discard_top=CARD_FACE[game.discard[-1]] if game.discard else None,
         seats=tuple(pseats),
-        role=me.role,
-        hand=tuple(CARD_FACE[c] for c in me.hand),
-        known_roles=dict(me.known_roles),
-        marshal_pair=me.marshal_pair,
+        role=role,
+        hand=hand,
+        known_roles=known_roles,
+        marshal_pair=marshal_pair,
         known_deck_top=known_top,
         looking=looking,
         events=tuple(filter_event(e, seat) for e in game.events[since:]),
