@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from harness.records.store import RecordError
+from harness.records.store import read_records
 
 SPEND_FILE = "spend.jsonl"
 LEDGER_SCHEMA_VERSION = 1
@@ -69,28 +69,13 @@ class SpendLedger:
         self.tokens = 0
         self.unpriced_calls = 0  # answered calls whose cost is unknown
         self._f: IO[str] | None = None
-        if self.path.exists():
-            for line in self._read():
-                self._count(line)
+        for line in self.lines():
+            self._count(line)
         self.loaded_calls = self.calls
 
-    def _read(self) -> list[SpendLine]:
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        out = []
-        for i, text in enumerate(lines):
-            if not text.strip():
-                continue
-            try:
-                out.append(SpendLine.model_validate_json(text))
-            except ValidationError:
-                if i == len(lines) - 1:
-                    continue  # torn final line of a killed run
-                raise RecordError(f"{self.path}: line {i + 1} is not a spend record") from None
-        return out
-
     def lines(self) -> list[SpendLine]:
-        """Every line of the ledger file."""
-        return self._read() if self.path.exists() else []
+        """Every line of the ledger file (a torn last line is ignored)."""
+        return read_records(self.path, SpendLine, "a spend record")
 
     def _count(self, line: SpendLine) -> None:
         self.calls += 1

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError, LLMAgent
@@ -42,6 +42,7 @@ from harness.league.config import LeagueConfig
 from harness.league.ledger import current_game
 from harness.league.model_seats import ModelSeats
 from harness.paths import RULES_MD_DIR
+from harness.records.store import read_records
 
 from .models import Dataset, QuizError, QuizQuestion
 from .render import system_prompt
@@ -156,20 +157,7 @@ def dataset_sha256(dataset: Dataset) -> str:
 
 def read_answers(path: Path) -> list[QuizAnswer]:
     """The answers in ``path`` (a torn last line — a killed run — is ignored)."""
-    if not path.exists():
-        return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    out = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            out.append(QuizAnswer.model_validate_json(line))
-        except ValidationError:
-            if i == len(lines) - 1:
-                continue
-            raise QuizError(f"{path}: line {i + 1} is not a quiz answer") from None
-    return out
+    return read_records(path, QuizAnswer, "a quiz answer", QuizError)
 
 
 class QuizPrompts:

@@ -17,7 +17,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,9 +30,46 @@ class RecordError(ValueError):
     """A run folder or record file is missing or malformed (one-line message)."""
 
 
+Record = TypeVar("Record", bound=BaseModel)
+
+
+def read_records(
+    path: Path, model: type[Record], what: str, error: type[Exception] = RecordError
+) -> list[Record]:
+    """The ``model`` lines of the JSON Lines file ``path`` ([] when there is no file).  A torn
+    last line (a run killed or crashed mid-write) is ignored; any other line that is not one is
+    ``error("<path>: line N is not <what>")``."""
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            out.append(model.model_validate_json(line))
+        except ValidationError:
+            if i == len(lines) - 1:
+                continue  # torn final line of a killed run
+            raise error(f"{path}: line {i + 1} is not {what}") from None
+    return out
+
+
 def _json(record: BaseModel) -> str:
     """The record's JSON line, API keys redacted (the last pass before anything is written)."""
     return redact(record.model_dump_json())
+
+
+def _replace_file(path: Path, records: Sequence[BaseModel]) -> None:
+    """Write ``records`` as JSON lines to a temporary file, flush it to disk and rename it to
+    ``path`` (atomically: ``path`` is the old file or the whole new one)."""
+    tmp = path.with_suffix(".jsonl.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for record in records:
+            f.write(_json(record) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
 
 
 def _append_line(path: Path, text: str) -> None:
@@ -89,30 +126,14 @@ class RunStore:
         end: GameEnd,
         record: GameRecord,
     ) -> None:
-        path = self.games_dir / f"{start.game_id}.jsonl"
-        tmp = path.with_suffix(".jsonl.tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            f.write(_json(start) + "\n")
-            for d in decisions:
-                f.write(_json(d) + "\n")
-            f.write(_json(end) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        _replace_file(self.games_dir / f"{start.game_id}.jsonl", [start, *decisions, end])
         _append_line(self.games_path, record.model_dump_json())
 
     def open_game(self, start: GameStart, decisions: Sequence[DecisionLine] = ()) -> GameFile:
         """Start the streamed file of a game with its start line and ``decisions`` (those of a
         resumed game), replacing any earlier file atomically; returns it open for appending."""
         path = self.games_dir / f"{start.game_id}.jsonl"
-        tmp = path.with_suffix(".jsonl.tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            f.write(_json(start) + "\n")
-            for d in decisions:
-                f.write(_json(d) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        _replace_file(path, [start, *decisions])
         return GameFile(path)
 
     def end_game(self, file: GameFile, end: GameEnd, record: GameRecord) -> None:
@@ -133,20 +154,7 @@ class RunStore:
     # ---------------------------------------------------------------- reading
     def games(self) -> list[GameRecord]:
         """Finished games; a torn last line (a crash mid-write) is ignored."""
-        if not self.games_path.exists():
-            return []
-        out = []
-        lines = self.games_path.read_text(encoding="utf-8").splitlines()
-        for i, line in enumerate(lines):
-            if not line.strip():
-                continue
-            try:
-                out.append(GameRecord.model_validate_json(line))
-            except ValidationError:
-                if i == len(lines) - 1:
-                    continue  # torn final line of a crashed run
-                raise RecordError(f"{self.games_path}: line {i + 1} is not a game record") from None
-        return out
+        return read_records(self.games_path, GameRecord, "a game record")
 
     def finished_ids(self) -> set[str]:
         return {g.game_id for g in self.games()}
