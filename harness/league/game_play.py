@@ -19,7 +19,7 @@ from typing import Any, cast
 from harness.agents import Agent, Decided, RandomAgent
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import FallbackReason
-from harness.agents.table import Recorded, ReplayMismatch, Table
+from harness.agents.table import Recorded, ReplayMismatch, SeatStats, Table
 from harness.engine import Game, SeatView
 from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, SeatOutcome
@@ -161,23 +161,9 @@ async def play_scheduled(
     events = EventDigest() if digest or prior else None
 
     def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
-        d = g.pending
-        assert d is not None
-        line = DecisionLine(
-            game_id=spec.game_id,
-            index=len(decisions) + 1,
-            event_index=len(g.events),
-            seat=d.seat,
-            player=spec.lineup[d.seat],
-            role=roles[d.seat],
-            decision_kind=d.kind,
-            options=d.option_ids,
-            chosen=decided.option,
-            fallback=decided.fallback,
-            error=decided.error,
-            latency_s=round(decided.latency_s, 6),
-            model=decided.record.model_dump(mode="json") if decided.record else None,
-            events_digest=events.advance(g.events) if events is not None else None,
+        digest = events.advance(g.events) if events is not None else None
+        line = decision_line(
+            spec.game_id, len(decisions) + 1, g, decided, spec.lineup, roles, digest
         )
         decisions.append(line)
         if on_line is not None:
@@ -214,22 +200,124 @@ def _output(
     config: LeagueConfig,
     run: str,
     game: Game,
-    stats: list[Any],
+    stats: list[SeatStats],
     decisions: list[DecisionLine],
     void: str | None,
     t0: float,
 ) -> GameOutput:
-    ident = _ident(spec, run)
-    outcomes = _outcomes(spec, config, game, stats, decisions)
+    outcomes = [
+        seat_outcome(
+            game,
+            i,
+            player,
+            config.player(player).kind,
+            model_label(config, player),
+            stats[i],
+            decisions,
+        )
+        for i, player in enumerate(spec.lineup)
+    ]
+    end, record = end_records(
+        _ident(spec, run), game, len(decisions), outcomes, time.monotonic() - t0, void
+    )
+    return GameOutput(game_start(spec, config, run), decisions, end, record)
+
+
+# ---------------------------------------------------------------------------- records
+# League games and web games (harness.web.records) are recorded by the same functions.
+
+
+def decision_line(
+    game_id: str,
+    index: int,
+    game: Game,
+    decided: Decided,
+    players: Sequence[str],
+    roles: Sequence[str],
+    events_digest: str | None = None,
+) -> DecisionLine:
+    """The record of ``game``'s pending decision (the ``index``-th of the game) as ``decided``,
+    made before the choice is applied; ``players`` and ``roles`` are by seat."""
+    d = game.pending
+    assert d is not None
+    return DecisionLine(
+        game_id=game_id,
+        index=index,
+        event_index=len(game.events),
+        seat=d.seat,
+        player=players[d.seat],
+        role=roles[d.seat],
+        decision_kind=d.kind,
+        options=d.option_ids,
+        chosen=decided.option,
+        fallback=decided.fallback,
+        error=decided.error,
+        latency_s=round(decided.latency_s, 6),
+        model=decided.record.model_dump(mode="json") if decided.record else None,
+        events_digest=events_digest,
+    )
+
+
+def seat_outcome(
+    game: Game,
+    seat: int,
+    player: str,
+    kind: str,
+    model: str | None,
+    stats: SeatStats,
+    decisions: Sequence[DecisionLine],
+) -> SeatOutcome:
+    """How ``seat`` ended the game, with the tokens, cost, calls and invalid answers of its
+    model records among ``decisions``."""
+    s = game.seats[seat]
+    o = SeatOutcome(
+        seat=seat,
+        player=player,
+        kind=kind,
+        model=model,
+        role=s.role,
+        team=TEAM_OF[s.role],
+        won=seat in game.winners,
+        alive=s.alive,
+        decisions=stats.decisions,
+        fallbacks=dict(stats.fallbacks),
+        latency_s=round(stats.latency_s, 6),
+    )
+    for d in decisions:
+        if d.seat != seat or d.model is None:
+            continue
+        m = d.model
+        o.input_tokens += m.get("input_tokens", 0)
+        o.cached_input_tokens += m.get("cached_input_tokens", 0)
+        o.output_tokens += m.get("output_tokens", 0)
+        o.reasoning_tokens += m.get("reasoning_tokens", 0)
+        o.cost_usd += m.get("cost_usd") or 0.0
+        attempts = m.get("attempts", [])
+        o.model_calls += len(attempts)
+        o.invalid_answers += sum(1 for a in attempts if a.get("error_kind") in INVALID_KINDS)
+    o.cost_usd = round(o.cost_usd, 6)
+    return o
+
+
+def end_records(
+    ident: dict[str, Any],
+    game: Game,
+    decisions: int,
+    outcomes: list[SeatOutcome],
+    duration_s: float,
+    void: str | None = None,
+) -> tuple[GameEnd, GameRecord]:
+    """The end line of a game's file and its ``games.jsonl`` line; ``ident`` holds the run,
+    game id, seed, seats, mode, deal and rotation.  A ``void`` game has no winners."""
     side = VOID_SIDE if void is not None else game.winning_side
     assert side is not None
     winners = [] if void is not None else list(game.winners)
     end = GameEnd(
-        game_id=spec.game_id,
+        game_id=ident["game_id"],
         winning_side=side,
         winners=winners,
         rounds=game.round,
-        decisions=len(decisions),
+        decisions=decisions,
         events=game.events,
         void=void,
     )
@@ -239,52 +327,14 @@ def _output(
         winners=winners,
         rounds=game.round,
         high_noon=game.high_noon,
-        decisions=len(decisions),
+        decisions=decisions,
         seat_outcomes=outcomes,
         fallbacks=sum(sum(o.fallbacks.values()) for o in outcomes),
         cost_usd=round(sum(o.cost_usd for o in outcomes), 6),
         input_tokens=sum(o.input_tokens for o in outcomes),
         output_tokens=sum(o.output_tokens for o in outcomes),
-        duration_s=round(time.monotonic() - t0, 3),
+        duration_s=round(duration_s, 3),
         finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
         void=void,
     )
-    return GameOutput(game_start(spec, config, run), decisions, end, record)
-
-
-def _outcomes(
-    spec: GameSpec,
-    config: LeagueConfig,
-    game: Game,
-    stats: list[Any],
-    decisions: list[DecisionLine],
-) -> list[SeatOutcome]:
-    out = []
-    for s in game.seats:
-        mine = [d for d in decisions if d.seat == s.index and d.model is not None]
-        o = SeatOutcome(
-            seat=s.index,
-            player=spec.lineup[s.index],
-            kind=config.player(spec.lineup[s.index]).kind,
-            model=model_label(config, spec.lineup[s.index]),
-            role=s.role,
-            team=TEAM_OF[s.role],
-            won=s.index in game.winners,
-            alive=s.alive,
-            decisions=stats[s.index].decisions,
-            fallbacks=dict(stats[s.index].fallbacks),
-            latency_s=round(stats[s.index].latency_s, 6),
-        )
-        for d in mine:
-            m = d.model or {}
-            o.input_tokens += m.get("input_tokens", 0)
-            o.cached_input_tokens += m.get("cached_input_tokens", 0)
-            o.output_tokens += m.get("output_tokens", 0)
-            o.reasoning_tokens += m.get("reasoning_tokens", 0)
-            o.cost_usd += m.get("cost_usd") or 0.0
-            attempts = m.get("attempts", [])
-            o.model_calls += len(attempts)
-            o.invalid_answers += sum(1 for a in attempts if a.get("error_kind") in INVALID_KINDS)
-        o.cost_usd = round(o.cost_usd, 6)
-        out.append(o)
-    return out
+    return end, record

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from harness.agents import Decided
 from harness.agents.table import TableResult, play_game
 from harness.engine import Game, SeatView
+from harness.league.game_play import decision_line
 from harness.records import DecisionLine
 
 from .seats import WebSeat
@@ -91,25 +92,9 @@ class Match:
         self.decision_started = time.monotonic()
 
     def on_decision(self, game: Game, view: SeatView, decided: Decided) -> None:
-        d = game.pending
-        assert d is not None
-        self.decisions.append(
-            DecisionLine(
-                game_id=self.game_id,
-                index=len(self.decisions) + 1,
-                event_index=len(game.events),
-                seat=d.seat,
-                player=self.seats[d.seat].player,
-                role=self.roles[d.seat],
-                decision_kind=d.kind,
-                options=d.option_ids,
-                chosen=decided.option,
-                fallback=decided.fallback,
-                error=decided.error,
-                latency_s=round(decided.latency_s, 6),
-                model=decided.record.model_dump(mode="json") if decided.record else None,
-            )
-        )
+        players = [s.player for s in self.seats]
+        line = decision_line(self.game_id, self.decision_no, game, decided, players, self.roles)
+        self.decisions.append(line)
         self.deciding = -1
         self.action_at = time.time()
 

@@ -10,16 +10,14 @@ the bot (autopilot) keeps its player, and the bot's moves are recorded as fallba
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.engine.roles import TEAM_OF
-from harness.league.game_play import INVALID_KINDS
-from harness.records import RECORD_SCHEMA_VERSION, GameEnd, GameRecord, GameStart, RunStore
-from harness.records.models import SeatOutcome, SeatPlayer
+from harness.league.game_play import end_records, seat_outcome
+from harness.records import RECORD_SCHEMA_VERSION, GameRecord, GameStart, RunStore
+from harness.records.models import SeatPlayer
 from harness.records.store import _append_line
 
 from .match import Match
@@ -53,52 +51,11 @@ def write_match(store: RunStore, run: str, match: Match, duration_s: float) -> G
             for i, e in enumerate(entries)
         ],
     )
-    outcomes = []
-    for s in game.seats:
-        e, st = entries[s.index], match.result.stats[s.index]
-        o = SeatOutcome(
-            seat=s.index, player=e.player, kind=e.kind, model=e.model, role=s.role,
-            team=TEAM_OF[s.role], won=s.index in game.winners, alive=s.alive,
-            decisions=st.decisions, fallbacks=dict(st.fallbacks),
-            latency_s=round(st.latency_s, 6),
-        )  # fmt: skip
-        for d in match.decisions:
-            if d.seat != s.index or d.model is None:
-                continue
-            m = d.model
-            o.input_tokens += m.get("input_tokens", 0)
-            o.cached_input_tokens += m.get("cached_input_tokens", 0)
-            o.output_tokens += m.get("output_tokens", 0)
-            o.reasoning_tokens += m.get("reasoning_tokens", 0)
-            o.cost_usd += m.get("cost_usd") or 0.0
-            attempts = m.get("attempts", [])
-            o.model_calls += len(attempts)
-            o.invalid_answers += sum(1 for a in attempts if a.get("error_kind") in INVALID_KINDS)
-        o.cost_usd = round(o.cost_usd, 6)
-        outcomes.append(o)
-    end = GameEnd(
-        game_id=match.game_id,
-        winning_side=game.winning_side,
-        winners=list(game.winners),
-        rounds=game.round,
-        decisions=len(match.decisions),
-        events=game.events,
-    )
-    record = GameRecord(
-        **ident,
-        winning_side=game.winning_side,
-        winners=list(game.winners),
-        rounds=game.round,
-        high_noon=game.high_noon,
-        decisions=len(match.decisions),
-        seat_outcomes=outcomes,
-        fallbacks=sum(sum(o.fallbacks.values()) for o in outcomes),
-        cost_usd=round(sum(o.cost_usd for o in outcomes), 6),
-        input_tokens=sum(o.input_tokens for o in outcomes),
-        output_tokens=sum(o.output_tokens for o in outcomes),
-        duration_s=round(duration_s, 3),
-        finished_at=datetime.now(UTC).isoformat(timespec="seconds"),
-    )
+    outcomes = [
+        seat_outcome(game, i, e.player, e.kind, e.model, match.result.stats[i], match.decisions)
+        for i, e in enumerate(entries)
+    ]
+    end, record = end_records(ident, game, len(match.decisions), outcomes, duration_s)
     store.prepare()
     if match.signals.records:
         line = GameSignals(game_id=match.game_id, signals=match.signals.records)
