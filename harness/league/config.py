@@ -7,7 +7,7 @@ Errors name the offending field and the allowed values, in one line:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -57,6 +57,15 @@ class TableConfig(_Strict):
         return v
 
 
+def unique_player_names(cls: type, v: list[PlayerConfig]) -> list[PlayerConfig]:
+    """The ``players`` validator of every config with players: no name twice."""
+    names = [p.name for p in v]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"player names must be unique, repeated: {', '.join(dup)}")
+    return v
+
+
 class ProviderLimits(_Strict):
     concurrency: int = Field(default=8, ge=1)
     requests_per_minute: float | None = Field(default=None, gt=0)
@@ -98,14 +107,7 @@ class LeagueConfig(_Strict):
     max_fallback_rate: float = Field(default=0.05, ge=0, le=1)
     max_void_share: float = Field(default=0.05, ge=0, le=1)
 
-    @field_validator("players")
-    @classmethod
-    def _unique_names(cls, v: list[PlayerConfig]) -> list[PlayerConfig]:
-        names = [p.name for p in v]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise ValueError(f"player names must be unique, repeated: {', '.join(dup)}")
-        return v
+    _unique_names = field_validator("players")(unique_player_names)
 
     def player(self, name: str) -> PlayerConfig:
         return next(p for p in self.players if p.name == name)
@@ -119,32 +121,41 @@ class LeagueConfig(_Strict):
         return any(p.kind == "model" for p in self.players)
 
 
-def _format_error(e: ValidationError) -> str:
-    # an unknown key first, with the closest known field ("did you mean games_per_table?")
+Settings = TypeVar("Settings", bound=BaseModel)
+
+
+def parse_settings(model: type[Settings], data: Any, source: str = "config") -> Settings:
+    """``data`` validated as ``model``; a :class:`ConfigError` naming the offending field (an
+    unknown key first, with the closest known field: "did you mean games_per_table?")."""
     from .field_errors import format_validation_error
 
-    return format_validation_error(e, LeagueConfig)
-
-
-def parse_config(data: Any, source: str = "config") -> LeagueConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of settings at the top level")
     try:
-        return LeagueConfig.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as e:
-        raise ConfigError(f"{source}: {_format_error(e)}") from None
+        raise ConfigError(f"{source}: {format_validation_error(e, model)}") from None
 
 
-def load_config(path: str | Path) -> LeagueConfig:
+def read_yaml(path: str | Path) -> Any:
+    """The YAML document of the file ``path``; a one-line :class:`ConfigError` when the file
+    cannot be read or is not YAML (with the line of the problem)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"cannot read config {p}: {e.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        return yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise ConfigError(f"{p}: not valid YAML{where}") from None
-    return parse_config(data, str(p))
+
+
+def parse_config(data: Any, source: str = "config") -> LeagueConfig:
+    return parse_settings(LeagueConfig, data, source)
+
+
+def load_config(path: str | Path) -> LeagueConfig:
+    return parse_config(read_yaml(path), str(Path(path)))

@@ -20,8 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from harness.league.config import (
     ConfigError,
@@ -29,7 +28,9 @@ from harness.league.config import (
     Locale,
     PlayerConfig,
     ProviderLimits,
-    _format_error,
+    parse_settings,
+    read_yaml,
+    unique_player_names,
 )
 from harness.paths import RESULTS_DIR
 
@@ -46,14 +47,7 @@ class WebConfig(BaseModel):
     retry_budget: int = Field(default=4, ge=0)
     providers: dict[str, ProviderLimits] = Field(default_factory=dict)
 
-    @field_validator("players")
-    @classmethod
-    def _unique(cls, v: list[PlayerConfig]) -> list[PlayerConfig]:
-        names = [p.name for p in v]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise ValueError(f"player names must be unique, repeated: {', '.join(dup)}")
-        return v
+    _unique_names = field_validator("players")(unique_player_names)
 
     @property
     def run_dir(self) -> Path:
@@ -79,26 +73,10 @@ class WebConfig(BaseModel):
 
 
 def parse_web_config(data: Any, source: str = "config") -> WebConfig:
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{source}: expected a mapping of settings at the top level")
-    try:
-        return WebConfig.model_validate(data)
-    except ValidationError as e:
-        raise ConfigError(f"{source}: {_format_error(e)}") from None
+    return parse_settings(WebConfig, {} if data is None else data, source)
 
 
 def load_web_config(path: str | Path | None) -> WebConfig:
     if path is None:
         return WebConfig()
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"cannot read config {p}: {e.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise ConfigError(f"{p}: not valid YAML") from None
-    return parse_web_config(data, str(p))
+    return parse_web_config(read_yaml(path), str(Path(path)))
