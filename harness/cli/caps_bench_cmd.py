@@ -33,6 +33,7 @@ from typing import Any
 
 from .args import positive_int
 from .errors import CliError
+from .league_bench_cmd import instant_league
 
 SEATS = 5
 
@@ -85,26 +86,11 @@ class Held:
 def _config(
     name: str, base_url: str, args: argparse.Namespace, cap: int, seed: int, tmp: Path
 ) -> Any:
-    from harness.league.config import parse_config
-
-    model = {"provider": "openai", "model": "instant", "base_url": base_url}
-    return parse_config(
-        {
-            "name": name,
-            "players": [
-                {"name": f"model-{i}", "kind": "model", "model": dict(model)} for i in range(SEATS)
-            ],
-            "tables": [{"seats": [SEATS], "modes": ["classic"]}],
-            "games_per_table": args.concurrent,
-            "base_seed": seed,
-            "decision_seconds": 60,
-            "max_concurrent_games": args.concurrent,
-            "providers": {"openai": {"concurrency": args.concurrent}},
-            "spending": {"max_tokens": cap},
-            "output": str(tmp),
-        },
-        "bench config",
-    )
+    players = [f"model-{i}" for i in range(SEATS)]
+    return instant_league(
+        name, base_url, players, SEATS, args.concurrent, args.concurrent, seed, tmp,
+        spending={"max_tokens": cap},
+    )  # fmt: skip
 
 
 def _session(config: Any, tmp: Path, latency: float, resume: bool) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from typing import Any
 from .args import positive_int
 from .caps_bench_cmd import Held
 from .errors import CliError
+from .league_bench_cmd import instant_league
 
 SEATS = 5
 
@@ -93,7 +94,6 @@ def run_deadline_bench(args: argparse.Namespace) -> int:
     try:
         import openai  # noqa: F401
 
-        from harness.league.config import parse_config
         from harness.league.instant_server import InstantServer
         from harness.league.model_seats import ModelSeats
         from harness.league.runner import LeagueRunner
@@ -101,26 +101,12 @@ def run_deadline_bench(args: argparse.Namespace) -> int:
         raise CliError(f"model seats are not available: {e}") from None
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bangarena-bench-") as d, InstantServer() as server:
-        model = {"provider": "openai", "model": "instant", "base_url": server.base_url}
-        config = parse_config(
-            {
-                "name": "deadlines",
-                "players": [
-                    {"name": f"model-{i}", "kind": "model", "model": dict(model)}
-                    for i in range(SEATS)
-                ],
-                "tables": [{"seats": [SEATS], "modes": ["classic"]}],
-                "games_per_table": args.games,
-                "base_seed": args.seed,
-                "decision_seconds": args.timer,
-                "max_concurrent_games": args.games,
-                "max_consecutive_fallbacks": args.streak,
-                "max_failed_decisions": 1_000_000,
-                "providers": {"openai": {"concurrency": args.games}},
-                "output": d,
-            },
-            "bench config",
-        )
+        players = [f"model-{i}" for i in range(SEATS)]
+        config = instant_league(
+            "deadlines", server.base_url, players, SEATS, args.games, args.games, args.seed, d,
+            decision_seconds=args.timer, max_consecutive_fallbacks=args.streak,
+            max_failed_decisions=1_000_000,
+        )  # fmt: skip
         run_dir = Path(d) / config.name
         seats = ModelSeats(config, run_dir)
         seats.wrap_provider = lambda p: Held(p, args.latency, args.spread, args.seed)

@@ -37,6 +37,7 @@ import platform
 import resource
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from .progress import Progress
 TARGET_OVERHEAD_MS = 5.0
 BOT_SEATS = [4, 5, 6, 7]
 MODEL_SEATS = 5
-MODEL_PLAYERS = 5
+MODEL_NAMES = [f"model-{c}" for c in "abcde"]
 CONCURRENT = 32
 
 
@@ -161,26 +162,35 @@ def bench_bots(
     }
 
 
-def _model_config(
-    name: str, base_url: str, games: int, concurrent: int, seed: int, tmp: Path
+def instant_league(
+    name: str,
+    base_url: str,
+    players: Sequence[str],
+    seats: int,
+    games: int,
+    concurrent: int,
+    seed: int,
+    output: Path | str,
+    **settings: Any,
 ) -> Any:
+    """A league config of model ``players``, each the model of the instant local server at
+    ``base_url``, at ``seats``-seat classic tables: ``games`` games, ``concurrent`` at once (and
+    as many provider calls).  ``settings`` add to or replace league settings."""
     from harness.league.config import parse_config
 
     model = {"provider": "openai", "model": "instant", "base_url": base_url}
     return parse_config(
         {
             "name": name,
-            "players": [
-                {"name": f"model-{c}", "kind": "model", "model": dict(model)}
-                for c in "abcdefgh"[:MODEL_PLAYERS]
-            ],
-            "tables": [{"seats": [MODEL_SEATS], "modes": ["classic"]}],
+            "players": [{"name": p, "kind": "model", "model": dict(model)} for p in players],
+            "tables": [{"seats": [seats], "modes": ["classic"]}],
             "games_per_table": games,
             "base_seed": seed,
             "decision_seconds": 60,
             "max_concurrent_games": concurrent,
             "providers": {"openai": {"concurrency": concurrent}},
-            "output": str(tmp),
+            "output": str(output),
+            **settings,
         },
         "bench config",
     )
@@ -227,7 +237,9 @@ def bench_models(
 
     out: dict[str, Any] = {"seats": MODEL_SEATS, "mode": "classic", "provider": "openai"}
     with InstantServer() as server:
-        config = _model_config("bench-models", server.base_url, games, CONCURRENT, seed, tmp)
+        config = instant_league(
+            "bench-models", server.base_url, MODEL_NAMES, MODEL_SEATS, games, CONCURRENT, seed, tmp
+        )
         run_dir = tmp / config.name
         wall, cpu = run_league(config, run_dir, ModelSeats(config, run_dir), progress=progress)
         f = _model_figures(run_dir)
@@ -239,7 +251,10 @@ def bench_models(
             "http_calls_per_s": round(f["http_calls"] / wall, 1),
             "cpu_ms_per_model_decision": round(1000 * cpu / max(1, f["model_decisions"]), 3),
         }
-        config = _model_config("bench-overhead", server.base_url, overhead_games, 1, seed + 1, tmp)
+        config = instant_league(
+            "bench-overhead", server.base_url, MODEL_NAMES, MODEL_SEATS, overhead_games, 1,
+            seed + 1, tmp,
+        )  # fmt: skip
         run_dir = tmp / config.name
         wall, cpu = run_league(config, run_dir, ModelSeats(config, run_dir), progress=progress)
         g = _model_figures(run_dir)
