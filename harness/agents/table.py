@@ -21,7 +21,7 @@ import contextlib
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from harness.engine import Game, SeatView, build_view
 
@@ -233,31 +233,24 @@ class Table:
         return TableResult(self.game, self.stats, void)
 
 
+class TableSettings(TypedDict, total=False):
+    """Settings :func:`play_game` passes on to :class:`Table` (defaults there)."""
+
+    game_id: str
+    timeout: float | None
+    policy: FallbackPolicy
+    autopilots: Sequence[Agent] | None
+    on_decision: DecisionHook | None
+    max_decisions: int
+
+
 async def play_game(
-    game: Game,
-    agents: Sequence[Agent],
-    *,
-    game_id: str = "game",
-    timeout: float | None = None,
-    policy: FallbackPolicy = "simplest",
-    autopilots: Sequence[Agent] | None = None,
-    on_decision: DecisionHook | None = None,
-    max_decisions: int = DEFAULT_MAX_DECISIONS,
+    game: Game, agents: Sequence[Agent], **settings: Unpack[TableSettings]
 ) -> TableResult:
     """Run ``game`` to the end; :class:`GameDidNotEnd` when it passes ``max_decisions``.
     ``autopilots[i]`` (a rule bot) decides for seat i on fallback when ``policy`` is
     ``autopilot``."""
-    table = Table(
-        game,
-        agents,
-        game_id=game_id,
-        timeout=timeout,
-        policy=policy,
-        autopilots=autopilots,
-        on_decision=on_decision,
-        max_decisions=max_decisions,
-    )
-    result = await table.play()
+    result = await Table(game, agents, **settings).play()
     if result.void is not None:
         raise GameDidNotEnd(result.void)
     return result
