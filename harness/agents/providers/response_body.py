@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from ..redact import redact
 from .errors import BadResponse
@@ -86,26 +86,27 @@ def json_body(data: bytes, content_type: str | None) -> dict[str, Any]:
     return body
 
 
-def mapping_field(value: Any, where: str, *, optional: bool = False) -> Mapping[str, Any] | None:
-    """``value`` when it is a JSON object (or absent and ``optional``), else :class:`BadResponse`."""
+def _typed_field(value: Any, where: str, optional: bool, kind: type, name: str) -> Any:
+    """``value`` when it is a ``kind`` (or absent and ``optional``), else :class:`BadResponse`
+    saying that ``where`` is missing or is not ``name``."""
     if value is None and optional:
         return None
-    if isinstance(value, Mapping):
+    if isinstance(value, kind):
         return value
     if value is None:
         raise BadResponse(f"the response has no {where}")
-    raise BadResponse(f"{where} is a JSON {json_type(value)}, not an object")
+    raise BadResponse(f"{where} is a JSON {json_type(value)}, not {name}")
+
+
+def mapping_field(value: Any, where: str, *, optional: bool = False) -> Mapping[str, Any] | None:
+    """``value`` when it is a JSON object (or absent and ``optional``), else :class:`BadResponse`."""
+    field = _typed_field(value, where, optional, Mapping, "an object")
+    return cast("Mapping[str, Any] | None", field)
 
 
 def string_field(value: Any, where: str, *, optional: bool = True) -> str | None:
     """``value`` when it is a string (or absent and ``optional``), else :class:`BadResponse`."""
-    if value is None and optional:
-        return None
-    if isinstance(value, str):
-        return value
-    if value is None:
-        raise BadResponse(f"the response has no {where}")
-    raise BadResponse(f"{where} is a JSON {json_type(value)}, not a string")
+    return cast("str | None", _typed_field(value, where, optional, str, "a string"))
 
 
 def token_count(usage: Mapping[str, Any] | None, *path: str) -> int:
