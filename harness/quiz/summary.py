@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -153,6 +154,36 @@ def summarize(run: str, dataset: Dataset, answers: Sequence[QuizAnswer]) -> Quiz
     return QuizSummary(run=run, dataset=dataset.label, questions=len(pool), arms=out, baseline=base)
 
 
+def breakdown(summary: QuizSummary) -> list[dict[str, Any]]:
+    """The summary's tables by kind, by mode and by table size: each row has its ``label``, the
+    ``cells`` of the arms (a :class:`Score`, ``None`` where an arm has none) and the ``base``
+    accuracy of a random guess."""
+    arms = summary.arms
+    kinds = [k for k in KIND_NAMES if k in summary.baseline]
+    tables: list[dict[str, Any]] = [
+        {
+            "title": "by kind",
+            "rows": [
+                {
+                    "label": k,
+                    "cells": [a.by_kind.get(k) for a in arms],
+                    "base": summary.baseline[k].accuracy,
+                }
+                for k in kinds
+            ],
+        }
+    ]
+    for title, attr in (("by mode", "by_mode"), ("by seats", "by_seats")):
+        keys = sorted({k for a in arms for k in getattr(a, attr)})
+        rows = []
+        for key in keys:
+            cells = [getattr(a, attr).get(key) for a in arms]
+            base = next((c.baseline_accuracy for c in cells if c is not None), None)
+            rows.append({"label": key, "cells": cells, "base": base})
+        tables.append({"title": title, "rows": rows})
+    return tables
+
+
 def write_summary(out_dir: Path, summary: QuizSummary) -> Path:
     path = out_dir / SUMMARY_FILE
     path.write_text(
@@ -172,6 +203,7 @@ __all__ = [
     "QuizSummary",
     "Score",
     "baseline_score",
+    "breakdown",
     "read_summary",
     "summarize",
     "write_summary",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from harness.views.render import environment
 
-from .kinds import KIND_NAMES
-from .summary import QuizSummary, Score
+from .summary import QuizSummary, Score, breakdown
 
 
 def pct(x: float | None) -> str:
@@ -33,30 +32,12 @@ def summary_text(summary: QuizSummary) -> str:
         for a in arms
     ]
     tables = []
-    kinds = [k for k in KIND_NAMES if k in summary.baseline]
-    tables.append(
-        {
-            "title": "by kind",
-            "rows": [
-                {
-                    "label": k,
-                    "cells": [accuracy(a.by_kind.get(k)) for a in arms],
-                    "base": pct(summary.baseline[k].accuracy),
-                }
-                for k in kinds
-            ],
-        }
-    )
-    for title, attr in (("by mode", "by_mode"), ("by seats", "by_seats")):
-        keys = sorted({k for a in arms for k in getattr(a, attr)})
-        rows = []
-        for key in keys:
-            cells = [accuracy(getattr(a, attr).get(key)) for a in arms]
-            base = [
-                getattr(a, attr)[key].baseline_accuracy for a in arms if key in getattr(a, attr)
-            ]
-            rows.append({"label": key, "cells": cells, "base": pct(base[0] if base else None)})
-        tables.append({"title": title, "rows": rows})
+    for t in breakdown(summary):  # the same tables as the HTML page, as text
+        rows = [
+            {**r, "cells": [accuracy(c) for c in r["cells"]], "base": pct(r["base"])}
+            for r in t["rows"]
+        ]
+        tables.append({**t, "rows": rows})
     return (
         environment()
         .get_template("quiz/summary.txt.j2")

@@ -14,7 +14,6 @@ import time
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
@@ -22,7 +21,7 @@ from harness.paths import PROMPTS_DIR
 from harness.quiz.kinds import KIND_NAMES
 from harness.quiz.models import Dataset
 from harness.quiz.run import QuizAnswer
-from harness.quiz.summary import QuizSummary
+from harness.quiz.summary import QuizSummary, breakdown
 
 QUIZ_PAGE = "quiz.html"
 
@@ -40,33 +39,6 @@ def _environment() -> Environment:
     env.filters["pct0"] = lambda x: f"{100 * x:.0f}"
     env.filters["fix"] = lambda x: "–" if x is None else f"{x:.2f}"
     return env
-
-
-def _tables(s: QuizSummary) -> list[dict[str, Any]]:
-    tables = []
-    kinds = [k for k in KIND_NAMES if k in s.baseline]
-    tables.append(
-        {
-            "title": "by kind",
-            "rows": [
-                {
-                    "label": k,
-                    "cells": [a.by_kind.get(k) for a in s.arms],
-                    "base": s.baseline[k].accuracy,
-                }
-                for k in kinds
-            ],
-        }
-    )
-    for title, attr in (("by mode", "by_mode"), ("by seats", "by_seats")):
-        keys = sorted({k for a in s.arms for k in getattr(a, attr)})
-        rows = []
-        for key in keys:
-            cells = [getattr(a, attr).get(key) for a in s.arms]
-            base = next((c.baseline_accuracy for c in cells if c is not None), None)
-            rows.append({"label": key, "cells": cells, "base": base})
-        tables.append({"title": title, "rows": rows})
-    return tables
 
 
 def render_quiz_page(summary: QuizSummary, dataset: Dataset, answers: Sequence[QuizAnswer]) -> str:
@@ -110,7 +82,7 @@ def render_quiz_page(summary: QuizSummary, dataset: Dataset, answers: Sequence[Q
         .get_template("quiz.html.j2")
         .render(
             s=summary,
-            tables=_tables(summary),
+            tables=breakdown(summary),
             questions=questions,
             kinds=[k for k in KIND_NAMES if k in summary.baseline],
             locale=dataset.header.locale,
