@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness.engine.roles import MAX_SEATS, MIN_SEATS
+from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES
 
 
 def positive_int(text: str) -> int:
@@ -22,3 +22,12 @@ def seat_count(text: str) -> int:
     if not MIN_SEATS <= v <= MAX_SEATS:
         raise argparse.ArgumentTypeError(f"seats must be {MIN_SEATS}..{MAX_SEATS}")
     return v
+
+
+def add_series_args(p: argparse.ArgumentParser, games: int, games_help: str, seats: int) -> None:
+    """``--games``, ``--seats``, ``--mode`` and ``--seed`` of a command that plays a series of
+    games, game ``i`` dealt from ``seed + i``."""
+    p.add_argument("--games", type=positive_int, default=games, help=games_help)
+    p.add_argument("--seats", type=seat_count, default=seats, help="seats at every table (4-8)")
+    p.add_argument("--mode", choices=MODES, default="classic", help="role mode")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")

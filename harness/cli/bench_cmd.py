@@ -12,7 +12,6 @@ import time
 from typing import Any
 
 from harness.engine import Game
-from harness.engine.roles import MODES
 
 from . import (
     bots_bench_cmd,
@@ -24,7 +23,7 @@ from . import (
     report_bench_cmd,
     serve_bench_cmd,
 )
-from .args import positive_int, seat_count
+from .args import add_series_args, positive_int
 from .progress import Progress
 
 
@@ -35,10 +34,7 @@ def register(sub: Any) -> None:
         "engine",
         help="random games on one core: games/s, decisions/s (options computed at every one)",
     )
-    e.add_argument("--games", type=positive_int, default=2000, help="random games to play")
-    e.add_argument("--seats", type=seat_count, default=5, help="seats at every table (4-8)")
-    e.add_argument("--mode", choices=MODES, default="classic", help="role mode")
-    e.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
+    add_series_args(e, 2000, "random games to play", 5)
     e.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     e.add_argument(
         "--compare",
@@ -54,10 +50,7 @@ def register(sub: Any) -> None:
         "pettingzoo",
         help="random-policy rollouts of the PettingZoo environment (needs the [rl] extra)",
     )
-    z.add_argument("--games", type=positive_int, default=20, help="games to play")
-    z.add_argument("--seats", type=seat_count, default=5, help="seats at every table (4-8)")
-    z.add_argument("--mode", choices=MODES, default="classic", help="role mode")
-    z.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
+    add_series_args(z, 20, "games to play", 5)
     z.set_defaults(func=run_pettingzoo)
     bots_bench_cmd.register_bench(bsub)
     league_bench_cmd.register_bench(bsub)

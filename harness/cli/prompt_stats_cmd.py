@@ -12,14 +12,13 @@ from typing import Any
 from harness.agents import RandomAgent
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
-from harness.engine.roles import MODES
 from harness.views.history import HISTORY_POLICIES
 from harness.views.names import LOCALES, default_names
 from harness.views.prompt_stats import PolicyMeter
 from harness.views.prompts import system_prompt_text
 from harness.views.tokens import DEFAULT_TOKENIZER_MODEL, prompt_token_counter
 
-from .args import positive_int, seat_count
+from .args import add_series_args, positive_int
 
 
 def register(sub: Any) -> None:
@@ -27,11 +26,8 @@ def register(sub: Any) -> None:
         "prompt-stats",
         help="prompt sizes in tokens per history policy, and the share a prefix cache reuses",
     )
-    p.add_argument("--games", type=positive_int, default=10, help="games to sample")
-    p.add_argument("--seats", type=seat_count, default=7, help="seats at every table (4-8)")
-    p.add_argument("--mode", choices=MODES, default="classic", help="role mode")
+    add_series_args(p, 10, "games to sample", 7)
     p.add_argument("--locale", choices=LOCALES, default="en", help="language of the prompts")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
     p.add_argument("--players", choices=("bots", "random"), default="bots",
                    help="who plays the sampled games (default: rule bots)")  # fmt: skip
     p.add_argument("--tokenizer", default=DEFAULT_TOKENIZER_MODEL,
