@@ -139,8 +139,8 @@ class _Table:
         return out
 
 
-class BangArenaAEC(_pz.AECEnv):  # type: ignore[misc,name-defined]
-    """The AEC form: ``agent_iter`` steps every seat once per decision, in seat order."""
+class _TableEnv:
+    """What both forms share: the table behind them, their agents and their spaces."""
 
     metadata = {"name": "bangarena_v0", "render_modes": ["ansi"], "is_parallelizable": True}
 
@@ -163,6 +163,13 @@ class BangArenaAEC(_pz.AECEnv):  # type: ignore[misc,name-defined]
 
     def action_space(self, agent: str) -> Any:
         return self.table.action_space
+
+    def close(self) -> None:
+        pass
+
+
+class BangArenaAEC(_TableEnv, _pz.AECEnv):  # type: ignore[misc,name-defined]
+    """The AEC form: ``agent_iter`` steps every seat once per decision, in seat order."""
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.table.reset(seed)
@@ -212,33 +219,9 @@ class BangArenaAEC(_pz.AECEnv):  # type: ignore[misc,name-defined]
         )
         return f"round {game.round} turn {game.turn} deciding {game.current_seat} | {seats}"
 
-    def close(self) -> None:
-        pass
 
-
-class BangArenaParallel(_pz.ParallelEnv):  # type: ignore[misc,name-defined]
+class BangArenaParallel(_TableEnv, _pz.ParallelEnv):  # type: ignore[misc,name-defined]
     """The parallel form: one ``step`` is one decision (only the deciding seat's action counts)."""
-
-    metadata = BangArenaAEC.metadata
-
-    def __init__(
-        self,
-        seats: int = 5,
-        mode: str = "classic",
-        max_cycles: int = DEFAULT_MAX_CYCLES,
-        views: bool = True,
-        render_mode: str | None = None,
-    ) -> None:
-        self.table = _Table(seats, mode, max_cycles, views)
-        self.possible_agents = list(self.table.agents)
-        self.render_mode = render_mode
-        self.agents: list[str] = []
-
-    def observation_space(self, agent: str) -> Any:
-        return self.table.observation_space
-
-    def action_space(self, agent: str) -> Any:
-        return self.table.action_space
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -267,9 +250,6 @@ class BangArenaParallel(_pz.ParallelEnv):  # type: ignore[misc,name-defined]
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         return {a: self.table.info(i) for i, a in enumerate(self.possible_agents)}
-
-    def close(self) -> None:
-        pass
 
 
 def raw_env(**kwargs: Any) -> BangArenaAEC:
