@@ -17,17 +17,11 @@ import pytest
 from harness.records import RunStore
 from harness.report import build_report
 from harness.report.html import natural_key
+from tests.browser import ARTIFACTS, launch, require_chromium, watch_errors
 
 from . import build_run
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
-)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -39,16 +33,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunStore, Path]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launch()
 
 
 def test_report_summary_game_replay_and_model_prompt(
@@ -57,11 +42,7 @@ def test_report_summary_game_replay_and_model_prompt(
     store, index = report
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     problems: list[str] = []
-    page.on(
-        "console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type == "error" else None
-    )
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    watch_errors(page, problems)
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
     page.goto(index.as_uri())

@@ -22,41 +22,22 @@ import pytest
 
 from harness.cli.main import main
 from harness.records import RunStore
+from tests.browser import ARTIFACTS, launch, require_chromium, watch_errors
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer
 
 from .server import LiveServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
-)
-if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)", allow_module_level=True)
+sync_api = require_chromium()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launch()
 
 
 def watch_problems(page: Any, problems: list[str]) -> None:
-    page.on(
-        "console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type == "error" else None
-    )
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    watch_errors(page, problems)
     page.on(
         "request",
         lambda r: None if r.url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:"))
