@@ -6,10 +6,7 @@ record line grows with the size of what the server sent.
 
 from __future__ import annotations
 
-import itertools
-import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -18,7 +15,7 @@ from harness.agents.decision_record import STORED_TEXT_CHARS, ModelDecisionRecor
 from harness.cli.main import main
 from harness.records import RunStore
 from tests.fakes import BAD_BODY_KINDS, Answer, BadBody, Huge
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.script import Behaviour
 
@@ -27,51 +24,35 @@ pytest.importorskip("openai")
 HUGE = 100_000
 
 
-def _hostile_default() -> Any:
+def _hostile() -> list[Behaviour]:
     """Bad bodies of every kind and huge answers, each followed by good answers."""
     pattern: list[Behaviour] = []
     for kind in BAD_BODY_KINDS:
         pattern += [BadBody(kind), Answer(), Huge(HUGE), Answer(), Answer()]
-    items = itertools.cycle(pattern)
-    lock = threading.Lock()
-
-    def default(body: Any) -> Behaviour:
-        with lock:
-            return next(items)
-
-    return default
+    return pattern
 
 
 def test_league_against_a_hostile_server_records_every_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv(KEY_ENV, SECRET_KEY)
-    config = {
-        "name": "hostile",
-        "players": [
-            {
-                "name": "model",
-                "kind": "model",
-                "model": {
-                    "provider": "openai",
-                    "model": "fake-gpt",
-                    "base_url": "",
-                    "api_key_env": KEY_ENV,
-                    "answer_mode": "json_object",
-                    "price": {"input": 1.0, "output": 2.0},
-                    "backoff": 0.01,
-                },
-            },
-            {"name": "bot", "kind": "bot"},
-        ],
-        "tables": [{"seats": [4]}],
-        "games_per_table": 2,
-        "decision_seconds": 5,
-    }
     out = tmp_path / "out"
     with FakeOpenAIServer() as server:
-        server.script.default = _hostile_default()
-        config["players"][0]["model"]["base_url"] = server.base_url  # type: ignore[index]
+        server.script.repeat(_hostile())
+        model = model_player(
+            "model",
+            server.base_url,
+            model="fake-gpt",
+            price={"input": 1.0, "output": 2.0},
+            backoff=0.01,
+        )
+        config = {
+            "name": "hostile",
+            "players": [model, {"name": "bot", "kind": "bot"}],
+            "tables": [{"seats": [4]}],
+            "games_per_table": 2,
+            "decision_seconds": 5,
+        }
         path = tmp_path / "hostile.yaml"
         path.write_text(yaml.safe_dump(config))
         argv = ["league", "run", str(path), "--output", str(out), "--no-progress"]

@@ -9,9 +9,7 @@ it in an answer.
 
 from __future__ import annotations
 
-import itertools
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,9 +26,8 @@ from harness.cli.errors import CliError, error_line
 from harness.cli.main import main
 from harness.records import RunStore
 from tests.fakes import Answer, EchoKey, Malformed
-from tests.fakes.backends import SECRET_KEY, Backend
+from tests.fakes.backends import SECRET_KEY, Backend, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
-from tests.fakes.script import Behaviour
 
 PLAIN_ENV = "BANGARENA_SEAT_CREDENTIAL"
 PLAIN_KEY = "plainCredential0123456789xyz"
@@ -169,35 +166,18 @@ def test_echoed_key_in_a_401_never_reaches_the_message(backend: Backend) -> None
 # ------------------------------------------------------------------ a league run and ask
 
 
-def _cycle(behaviours: list[Behaviour]) -> Any:
-    """A thread-safe default behaviour repeating ``behaviours``."""
-    items = itertools.cycle(behaviours)
-    lock = threading.Lock()
-
-    def default(body: Any) -> Behaviour:
-        with lock:
-            return next(items)
-
-    return default
-
-
 def _config(tmp_path: Path, server: FakeOpenAIServer, name: str) -> Path:
     data = {
         "name": name,
         "players": [
-            {
-                "name": "careless",
-                "kind": "model",
-                "model": {
-                    "provider": "openai",
-                    "model": "fake-gpt",
-                    "base_url": server.base_url,
-                    "api_key_env": PLAIN_ENV,
-                    "answer_mode": "json_object",
-                    "price": {"input": 1.0, "output": 2.0},
-                    "backoff": 0.01,
-                },
-            },
+            model_player(
+                "careless",
+                server.base_url,
+                model="fake-gpt",
+                api_key_env=PLAIN_ENV,
+                price={"input": 1.0, "output": 2.0},
+                backoff=0.01,
+            ),
             {"name": "bot", "kind": "bot"},
         ],
         "tables": [{"seats": [4]}],
@@ -223,7 +203,7 @@ def test_league_with_a_server_echoing_the_key_writes_and_prints_no_key(
 ) -> None:
     out = tmp_path / "out"
     with FakeOpenAIServer() as server:
-        server.script.default = _cycle(
+        server.script.repeat(
             [EchoKey(500), Answer(), Malformed(f"my key is {PLAIN_KEY}, trust me"), Answer()]
         )
         code = main(["league", "run", str(_config(tmp_path, server, "echo")), "--output",
@@ -254,7 +234,7 @@ def test_league_stopped_by_an_echoed_401_writes_and_prints_no_key(
 ) -> None:
     out = tmp_path / "out"
     with FakeOpenAIServer() as server:
-        server.script.default = _cycle([EchoKey(401)])
+        server.script.repeat([EchoKey(401)])
         code = main(["league", "run", str(_config(tmp_path, server, "denied")), "--output",
                      str(out), "--no-progress"])  # fmt: skip
     stdout, stderr = capfd.readouterr()

@@ -27,6 +27,7 @@ __all__ = [
     "StubPrompts",
     "last_option",
     "make_backend",
+    "model_player",
 ]
 
 SECRET_KEY = "sk-test-SECRET-do-not-leak-4711"
@@ -42,6 +43,23 @@ class StubPrompts:
 
     def decision_prompt(self, view: Any, options: Sequence[str]) -> str:
         return "Choose one option:\n" + "\n".join(f"- `{o}`" for o in options)
+
+
+def model_player(
+    name: str, base_url: str, provider: str = "openai", **model: Any
+) -> dict[str, Any]:
+    """A ``players`` entry of a league or web config: a model player whose calls go to the fake
+    server at ``base_url`` (``gpt-test`` answering JSON objects, or ``claude-test`` answering by
+    tool call; the key from ``KEY_ENV``).  ``model`` adds or replaces fields of its model."""
+    spec: dict[str, Any] = {
+        "provider": provider,
+        "model": "gpt-test" if provider == "openai" else "claude-test",
+        "base_url": base_url,
+        "api_key_env": KEY_ENV,
+        "answer_mode": "json_object" if provider == "openai" else "tool",
+        **model,
+    }
+    return {"name": name, "kind": "model", "model": spec}
 
 
 def last_option(view: Any, options: Sequence[str]) -> str:

@@ -10,12 +10,13 @@ Every request body is recorded (``script.requests``) so tests can inspect what t
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -273,6 +274,19 @@ class Script:
 
     def trickle(self, byte_delay: float = 0.05) -> Script:
         return self.push(Trickle(byte_delay))
+
+    def repeat(self, behaviours: Sequence[Behaviour]) -> Script:
+        """Make the default behaviour ``behaviours`` in turn, over and over (once the queue is
+        empty)."""
+        items = itertools.cycle(behaviours)
+        turn = threading.Lock()
+
+        def default(body: Mapping[str, Any]) -> Behaviour:
+            with turn:
+                return next(items)
+
+        self.default = default
+        return self
 
     # --- used by the servers ---
     def record(self, request: RecordedRequest) -> None:

@@ -18,7 +18,7 @@ from harness.league.config import parse_config
 from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight
 from harness.records import RunStore
 from tests.fakes import Answer, FakeOpenAIServer, Status
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 
 pytest.importorskip("openai")
 
@@ -38,21 +38,10 @@ def closed_port() -> int:
 
 
 def league(base_url: str, **over: Any) -> dict[str, Any]:
-    model: dict[str, Any] = {
-        "provider": "openai",
-        "model": "gpt-test",
-        "base_url": base_url,
-        "api_key_env": KEY_ENV,
-        "answer_mode": "json_object",
-        "price": {"input": 1.0, "output": 2.0},
-    }
-    model.update(over.pop("model", {}))
+    model = {"price": {"input": 1.0, "output": 2.0}, **over.pop("model", {})}
     data: dict[str, Any] = {
         "name": "pre",
-        "players": [
-            {"name": "gpt-test", "kind": "model", "model": model},
-            {"name": "bot", "kind": "bot"},
-        ],
+        "players": [model_player("gpt-test", base_url, **model), {"name": "bot", "kind": "bot"}],
         "tables": [{"seats": [4]}],
         "games_per_table": 2,
         "decision_seconds": 10,

@@ -13,28 +13,19 @@ import yaml
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine
 from harness.records import RunStore
-from tests.fakes.backends import KEY_ENV
+from tests.fakes.backends import model_player as fake_model_player
 from tests.fakes.server import FakeServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def model_player(name: str, server: FakeServer, **model: Any) -> dict[str, Any]:
-    return {
-        "name": name,
-        "kind": "model",
-        "model": {
-            "provider": "openai",
-            "model": "gpt-test",
-            "base_url": server.base_url,
-            "api_key_env": KEY_ENV,
-            "answer_mode": "json_object",
-            "price": {"input": 1.0, "output": 2.0},
-            "params": {"max_tokens": 64},
-            "backoff": 0.01,
-            **model,
-        },
+    defaults = {
+        "price": {"input": 1.0, "output": 2.0},
+        "params": {"max_tokens": 64},
+        "backoff": 0.01,
     }
+    return fake_model_player(name, server.base_url, **{**defaults, **model})
 
 
 def write_league(

@@ -10,7 +10,7 @@ import yaml
 
 from harness.cli.main import main
 from harness.records import RunStore
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
 pytest.importorskip("openai")
@@ -27,19 +27,12 @@ def config(tmp_path: Path, server: FakeOpenAIServer, **over: object) -> Path:
     data = {
         "name": "models",
         "players": [
-            {
-                "name": "gpt-test",
-                "kind": "model",
-                "model": {
-                    "provider": "openai",
-                    "model": "gpt-test",
-                    "base_url": server.base_url,
-                    "api_key_env": KEY_ENV,
-                    "answer_mode": "json_object",
-                    "price": {"input": 1.0, "output": 2.0},
-                    "params": {"max_tokens": 64},
-                },
-            },
+            model_player(
+                "gpt-test",
+                server.base_url,
+                price={"input": 1.0, "output": 2.0},
+                params={"max_tokens": 64},
+            ),
             {"name": "bot", "kind": "bot"},
         ],
         "tables": [{"seats": [4]}],

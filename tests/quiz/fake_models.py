@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from harness.quiz.models import Dataset, QuizQuestion
-from tests.fakes.backends import KEY_ENV
+from tests.fakes.backends import model_player as fake_model_player
 from tests.fakes.script import Behaviour, Malformed
 from tests.fakes.server import FakeServer
 
@@ -19,17 +19,8 @@ from tests.fakes.server import FakeServer
 def model_player(
     name: str, server: FakeServer, provider: str = "openai", **model: Any
 ) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "provider": provider,
-        "model": "gpt-test" if provider == "openai" else "claude-test",
-        "base_url": server.base_url,
-        "api_key_env": KEY_ENV,
-        "answer_mode": "json_object" if provider == "openai" else "tool",
-        "price": {"input": 1.0, "output": 2.0},
-        "backoff": 0.01,
-        **model,
-    }
-    return {"name": name, "kind": "model", "model": spec}
+    defaults = {"price": {"input": 1.0, "output": 2.0}, "backoff": 0.01}
+    return fake_model_player(name, server.base_url, provider, **{**defaults, **model})
 
 
 def write_config(path: Path, players: list[dict[str, Any]], **over: Any) -> Path:

@@ -23,7 +23,7 @@ import pytest
 from harness.cli.main import main
 from harness.records import RunStore
 from tests.browser import ARTIFACTS, launch, require_chromium, watch_errors
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
 from .server import LiveServer
@@ -68,12 +68,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
     problems: list[str] = []
     ARTIFACTS.mkdir(exist_ok=True)
     with FakeOpenAIServer() as fake:
-        player = {
-            "name": "gpt-test",
-            "kind": "model",
-            "model": {"provider": "openai", "model": "gpt-test", "base_url": fake.base_url,
-                      "api_key_env": KEY_ENV, "answer_mode": "json_object"},
-        }  # fmt: skip
+        player = model_player("gpt-test", fake.base_url)
         with LiveServer(tmp_path, players=[player], seed=lambda: 2024) as srv:
             ann = browser.new_context(viewport={"width": 1300, "height": 1000}).new_page()
             bob = browser.new_context(viewport={"width": 1300, "height": 1000}).new_page()

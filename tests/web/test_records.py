@@ -10,7 +10,7 @@ import pytest
 from harness.cli.main import main
 from harness.records import RunStore
 from harness.web.records import read_signals
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
 from .server import Client, LiveServer, drive, no_timeouts
@@ -23,12 +23,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     mp.setenv(KEY_ENV, SECRET_KEY)
     try:
         with FakeOpenAIServer() as fake:
-            player = {
-                "name": "gpt-test",
-                "kind": "model",
-                "model": {"provider": "openai", "model": "gpt-test", "base_url": fake.base_url,
-                          "api_key_env": KEY_ENV, "answer_mode": "json_object"},
-            }  # fmt: skip
+            player = model_player("gpt-test", fake.base_url)
             with LiveServer(out, players=[player], seed=lambda: 77) as srv:
                 a, b = Client(srv.ws_url), Client(srv.ws_url)
                 a.send(type="create", name="Ann", settings={"seats": 5})

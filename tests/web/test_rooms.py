@@ -12,7 +12,7 @@ import pytest
 from harness.engine.cards import CARD_FACE
 from harness.records import RunStore
 from harness.web import seats as web_seats
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
 from .server import Client, LiveServer, drive, no_timeouts, start_room
@@ -195,8 +195,7 @@ def test_play_again_with_the_same_model_seat(
     and the model seat (its provider shared by every table) plays both."""
     monkeypatch.setenv(KEY_ENV, SECRET_KEY)
     with FakeOpenAIServer() as fake:
-        player = {**MODEL_PLAYER, "model": {**MODEL_PLAYER["model"], "base_url": fake.base_url,
-                                            "api_key_env": KEY_ENV, "answer_mode": "json_object"}}  # type: ignore[dict-item]  # fmt: skip
+        player = model_player("gpt-test", fake.base_url)
         with LiveServer(tmp_path, players=[player]) as srv:
             a = Client(srv.ws_url)
             a.send(type="create", name="Ann", settings={"seats": 4})

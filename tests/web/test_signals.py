@@ -14,7 +14,7 @@ from harness.agents.rulebot import RuleBot
 from harness.records import RunStore
 from harness.web.records import read_signals
 from harness.web.signals import MAX_PER_MATCH, MIN_INTERVAL_S, SignalBoard, SignalRefused
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
+from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
 from .server import Client, LiveServer, drive
@@ -128,12 +128,7 @@ def test_bots_and_models_get_identical_inputs_with_and_without_signals(
     monkeypatch.setattr(RuleBot, "decide", decide)
     inputs = {}
     with FakeOpenAIServer() as fake:
-        player = {
-            "name": "gpt-test",
-            "kind": "model",
-            "model": {"provider": "openai", "model": "gpt-test", "base_url": fake.base_url,
-                      "api_key_env": KEY_ENV, "answer_mode": "json_object"},
-        }  # fmt: skip
+        player = model_player("gpt-test", fake.base_url)
         for with_signals in (False, True):
             seen.clear()
             before = len(fake.script.model_requests)
