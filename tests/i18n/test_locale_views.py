@@ -15,7 +15,7 @@ from harness.views.names import default_names, feed_title, glossary
 from harness.views.prompts import PromptBuilder, system_prompt_text
 from harness.views.public_record import public_record
 from harness.views.render import render_json, render_markdown
-from tests.engine.test_no_leak import redeal_hidden
+from tests.views.hidden_text import check_rendered_text_hides
 
 NEW = ("zh", "ja", "ar")
 # words of the English view and prompts that a translated one never shows
@@ -34,24 +34,8 @@ def _play(game: Game, rng: random.Random, steps: int) -> None:
 def test_rendered_text_shows_nothing_hidden(locale: str) -> None:
     """RULES.md §9 on the rendered text: re-dealing what a seat cannot see leaves its Markdown
     view, JSON view and prompts byte-identical."""
-    rng = random.Random(11)
-    names = default_names(7)
-    builder = PromptBuilder(names, locale)
     game = Game.new(7, "double_agent", 4)
-    checked = 0
-    step = 0
-    while game.pending is not None:
-        if step % 23 == 0:
-            for viewer in range(7):
-                twin = redeal_hidden(game, viewer, rng)
-                a, b = build_view(game, viewer), build_view(twin, viewer)
-                assert render_markdown(a, names, locale) == render_markdown(b, names, locale)
-                assert render_json(a, names, locale) == render_json(b, names, locale)
-                assert builder.decision_prompt(a) == builder.decision_prompt(b)
-                checked += 1
-        game.apply(rng.choice(game.pending.options))
-        step += 1
-    assert checked >= 21
+    assert check_rendered_text_hides(game, locale, random.Random(11), every=23) >= 21
 
 
 @pytest.mark.parametrize("locale", NEW)
