@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.agents.decision_record import STORED_TEXT_CHARS, ModelDecisionRecord
+from harness.agents.decision_record import STORED_TEXT_CHARS
 from harness.cli.main import main
 from harness.records import RunStore
 from tests.fakes import BAD_BODY_KINDS, Answer, BadBody, Huge
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.fakes.script import Behaviour
+from tests.league_run.model_league import model_decisions
 
 pytest.importorskip("openai")
 
@@ -62,17 +63,11 @@ def test_league_against_a_hostile_server_records_every_call(
     assert code == 0, err
     assert "Traceback" not in err
 
-    store = RunStore(out / "hostile")
-    games = store.games()
-    assert len(games) == 2
+    assert len(RunStore(out / "hostile").games()) == 2
     attempts = []
-    for game in games:
-        _, decisions, _ = store.read_game(game.game_id)
-        for d in decisions:
-            if d.model is not None:
-                record = ModelDecisionRecord.model_validate(d.model)
-                assert record.chosen == d.chosen
-                attempts += record.attempts
+    for d, record in model_decisions(out / "hostile"):
+        assert record.chosen == d.chosen
+        attempts += record.attempts
     # No call is lost: every request the server answered is one attempt in the records.
     assert len(attempts) == requests > 0
     kinds = [a.error_kind for a in attempts]

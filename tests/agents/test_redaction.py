@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from harness.agents import redact as redact_module
-from harness.agents.decision_record import STORED_TEXT_CHARS, ModelDecisionRecord
+from harness.agents.decision_record import STORED_TEXT_CHARS
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.providers.errors import AuthenticationFailed
 from harness.agents.redact import REDACTED, redact, register_key_env
@@ -28,6 +28,7 @@ from harness.records import RunStore
 from tests.fakes import Answer, EchoKey, Malformed
 from tests.fakes.backends import SECRET_KEY, Backend, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
+from tests.league_run.model_league import model_decisions
 
 PLAIN_ENV = "BANGARENA_SEAT_CREDENTIAL"
 PLAIN_KEY = "plainCredential0123456789xyz"
@@ -212,15 +213,8 @@ def test_league_with_a_server_echoing_the_key_writes_and_prints_no_key(
     stdout, stderr = capfd.readouterr()
     assert code == 0, stderr
     assert echoed  # the key did travel to the server, which echoed it back
-    store = RunStore(out / "echo")
-    games = store.games()
-    assert len(games) == 2
-    attempts = []
-    for game in games:
-        _, decisions, _ = store.read_game(game.game_id)
-        for d in decisions:
-            if d.model is not None:
-                attempts += ModelDecisionRecord.model_validate(d.model).attempts
+    assert len(RunStore(out / "echo").games()) == 2
+    attempts = [a for _, record in model_decisions(out / "echo") for a in record.attempts]
     kinds = [a.error_kind for a in attempts]
     assert "server_error" in kinds and "unparseable" in kinds
     assert any(REDACTED in (a.error_message or "") for a in attempts)

@@ -10,9 +10,10 @@ from typing import Any
 
 import yaml
 
+from harness.agents.decision_record import ModelDecisionRecord
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine
-from harness.records import RunStore
+from harness.records import DecisionLine, RunStore
 from tests.fakes.backends import model_player as fake_model_player
 from tests.fakes.server import FakeServer
 
@@ -109,6 +110,17 @@ def game_files(run: Path) -> dict[str, list[Any]]:
                 end.model_dump(mode="json"),
             ]
         )
+    return out
+
+
+def model_decisions(run: Path) -> list[tuple[DecisionLine, ModelDecisionRecord]]:
+    """Every decision with a model record in the run's finished games, with its record."""
+    store = RunStore(run)
+    out = []
+    for g in store.games():
+        for d in store.read_game(g.game_id)[1]:
+            if d.model is not None:
+                out.append((d, ModelDecisionRecord.model_validate(d.model)))
     return out
 
 
