@@ -26,6 +26,23 @@ def _num(x: Any) -> float | None:
     return None if math.isnan(v) else v
 
 
+def _rate_cell(
+    r: dict[str, Any], rate: Any, interval: tuple[Any, Any], **who: str
+) -> dict[str, Any]:
+    """A win rate of ``who`` at one table size × mode (row ``r`` of the league's tables: its
+    games and wins) with its 95 % interval."""
+    return {
+        **who,
+        "seats": int(r["seats"]),
+        "mode": str(r["mode"]),
+        "n": int(r["games"]),
+        "k": int(r["wins"]),
+        "rate": float(rate),
+        "lo": float(interval[0]),
+        "hi": float(interval[1]),
+    }
+
+
 def league_figures(run_dir: str | Path) -> dict[str, Any]:
     from harness.league.flags import run_config
     from harness.league.locales import locale_table, locale_win_rates, player_locales
@@ -59,34 +76,13 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
     # every role together: one win rate per player × table size × mode
     by_size = win_rates(seats.assign(role="all"), by=("seats", "mode"))
     size_mode = [
-        {
-            "player": str(r["player"]),
-            "seats": int(r["seats"]),
-            "mode": str(r["mode"]),
-            "n": int(r["games"]),
-            "k": int(r["wins"]),
-            "rate": float(r["win_rate"]),
-            "lo": float(r["ci_lo"]),
-            "hi": float(r["ci_hi"]),
-        }
+        _rate_cell(r, r["win_rate"], (r["ci_lo"], r["ci_hi"]), player=str(r["player"]))
         for r in by_size.to_dict("records")
     ]
-    base = []
-    for r in base_rates(seats).to_dict("records"):
-        n, k = int(r["games"]), int(r["wins"])
-        lo, hi = wilson(k, n)
-        base.append(
-            {
-                "role": str(r["role"]),
-                "seats": int(r["seats"]),
-                "mode": str(r["mode"]),
-                "n": n,
-                "k": k,
-                "rate": float(r["base_rate"]),
-                "lo": lo,
-                "hi": hi,
-            }
-        )
+    base = [
+        _rate_cell(r, r["base_rate"], wilson(int(r["wins"]), int(r["games"])), role=str(r["role"]))
+        for r in base_rates(seats).to_dict("records")
+    ]
     headers, rows = locale_table(
         locale_win_rates(seats, data.games, player_locales(run_config(run_dir)))
     )
