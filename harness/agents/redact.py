@@ -69,8 +69,7 @@ _KEY_SHAPES = re.compile(
     r"|(?<=bearer )[A-Za-z0-9._~+/=\-]{8,}",
 )
 _KEY_ASSIGNMENT = re.compile(
-    _NAME_BOUNDARY
-    + r"((?:x-)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key"
+    _NAME_BOUNDARY + r"((?:x-)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?key"
     r"|key|token|secret|password)"
     r"""((?:\\?["'])?\s*[=:]\s*(?:\\?["'])?)"""
     r"([A-Za-z0-9._~+/\-]{16,})",

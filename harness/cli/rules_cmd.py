@@ -13,7 +13,9 @@ from .errors import CliError
 def register(sub: Any) -> None:
     p = sub.add_parser("rules", help="AI-facing rules documents (rules_md/)")
     rsub = p.add_subparsers(dest="rules_command", required=True, parser_class=type(p))
-    b = rsub.add_parser("build", help="regenerate rules_md/rules.<locale>.md (every language) and rules.json")
+    b = rsub.add_parser(
+        "build", help="regenerate rules_md/rules.<locale>.md (every language) and rules.json"
+    )
     b.add_argument("--check", action="store_true", help="only report stale files (exit 2)")
     b.set_defaults(func=run_build)
 

@@ -99,7 +99,9 @@ def test_authentication_error_stops_the_run_at_once(
     out = tmp_path / "out"
     cfg = str(config(tmp_path, server))
     # a key rejected during the run (the preflight would stop it before: tests/league/)
-    assert main(["league", "run", cfg, "--output", str(out), "--no-progress", "--no-preflight"]) == 2
+    assert (
+        main(["league", "run", cfg, "--output", str(out), "--no-progress", "--no-preflight"]) == 2
+    )
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if line.startswith("bangarena: error:")]
     assert len(errors) == 1 and "stopped:" in errors[0] and "gpt-test" in errors[0]
