@@ -293,7 +293,8 @@ class Room:
     def _to_bot(self, seat: int, player: str) -> None:
         """During a game: the bot plays this seat to the end; the person's windows watch."""
         old = self.slots[seat]
-        for c in list(old.conns):
+        watching = list(old.conns)
+        for c in watching:
             c.seat, c.seen = None, 0
             self.spectators.add(c)
             c.send({"type": "joined", "code": self.code, "seat": None, "token": None})
@@ -301,6 +302,8 @@ class Room:
         self._changed()
         assert self.match is not None
         self.match.seats[seat].hand_to("bot", "bot")
+        for c in watching:  # the public view at once, whoever is to act now
+            self.send_view(c)
 
     def autopilot(self, seat: int, on: bool) -> None:
         if not self.playing or self.match is None:
