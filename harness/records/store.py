@@ -64,9 +64,9 @@ def _replace_file(path: Path, records: Sequence[BaseModel]) -> None:
     """Write ``records`` as JSON lines to a temporary file, flush it to disk and rename it to
     ``path`` (atomically: ``path`` is the old file or the whole new one)."""
     tmp = path.with_suffix(".jsonl.tmp")
+    text = "".join(r.model_dump_json() + "\n" for r in records)
     with tmp.open("w", encoding="utf-8") as f:
-        for record in records:
-            f.write(_json(record) + "\n")
+        f.write(redact(text))  # one pass over the whole file (see _json)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
