@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from .decision_record import quote_text
+from .decision_record import INVALID_KINDS, quote_text
 
 Message = dict[str, str]
 # Attempt error kinds of a call that got an answer (valid, or invalid but said).
-ANSWER_KINDS = (None, "unparseable", "illegal_option")
+ANSWER_KINDS = (None, *INVALID_KINDS)
 
 
 class PromptBuilder(Protocol):

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "INVALID_KINDS",
     "Attempt",
     "AttemptErrorKind",
     "FallbackReason",
@@ -30,6 +31,9 @@ __all__ = [
     "quote_text",
     "sha256_text",
 ]
+
+# Attempt error kinds of an answer the model gave that was not valid (before any fallback).
+INVALID_KINDS: tuple[str, ...] = ("unparseable", "illegal_option")
 
 AttemptErrorKind = Literal[
     "unparseable",

@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import ModelDecisionRecord, sha256_text
+from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
 from harness.agents.providers import ANSWER_MODES
@@ -265,7 +265,7 @@ def report_lines(
         )
     kinds = [a.error_kind for a in record.attempts]
     retries = sum(1 for k in kinds[:-1] if k in TRANSIENT_KINDS)
-    corrections = sum(1 for k in kinds[:-1] if k in ("unparseable", "illegal_option"))
+    corrections = sum(1 for k in kinds[:-1] if k in INVALID_KINDS)
     out(f"attempts: {len(kinds)} (retries after errors: {retries}, corrections: {corrections})")
     out(
         f"tokens: input {record.input_tokens:,} (cached {record.cached_input_tokens:,}), "

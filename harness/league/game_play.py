@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from harness.agents import Agent, Decided, RandomAgent
+from harness.agents.decision_record import INVALID_KINDS
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import FallbackReason
 from harness.agents.table import Recorded, ReplayMismatch, SeatStats, Table
@@ -31,7 +32,6 @@ from .schedule import GameSpec
 
 ModelSeatFactory = Callable[[str, int, GameSpec], Agent]
 LineSink = Callable[[DecisionLine], None]
-INVALID_KINDS = ("unparseable", "illegal_option")
 
 
 class ResumeMismatch(RuntimeError):

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.agents.decision_record import INVALID_KINDS
 from harness.records import DecisionLine, GameRecord, RunStore
 from harness.records.store import RecordError
 
-from .game_play import INVALID_KINDS
 from .stats_basic import percentile, share
 
 __all__ = [

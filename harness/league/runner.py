@@ -31,12 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.deadline import watch_loop
+from harness.agents.decision_record import INVALID_KINDS
 from harness.agents.seat import FatalSeatError
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
 from harness.records.store import GameFile
 
 from .config import LeagueConfig, parse_config
-from .game_play import INVALID_KINDS, GameOutput, ResumeMismatch, game_start, play_scheduled
+from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled
 from .ledger import current_game
 from .schedule import GameSpec, build_schedule
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from harness.agents.decision_record import INVALID_KINDS
 from harness.engine import EngineError, build_view
 from harness.paths import PROMPTS_DIR
 from harness.records import DecisionLine, GameStart, RunStore
@@ -42,7 +43,6 @@ __all__ = [
     "render_decisions_text",
 ]
 
-INVALID_KINDS = ("unparseable", "illegal_option")
 REPORT_TEMPLATES = PROMPTS_DIR / "report"
 
 
