@@ -184,6 +184,9 @@ def _config(tmp_path: Path, server: FakeOpenAIServer, name: str) -> Path:
         "tables": [{"seats": [4]}],
         "games_per_table": 2,
         "decision_seconds": 5,
+        # Two games share one scripted answer stream, so how many decisions fall back depends on
+        # how their requests interleave; this test is about keys, not about the fallback flag.
+        "max_fallback_rate": 1.0,
     }
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(data))
