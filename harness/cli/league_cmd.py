@@ -82,11 +82,13 @@ def run(args: argparse.Namespace) -> int:
     executor = _executor(args)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
     if config.has_models:  # before any run folder or game exists (harness.league.preflight)
-        from harness.league.preflight import PreflightError, preflight
+        from harness.league.preflight import PreflightError, preflight, record_spend
 
         try:
             checked = preflight(config, network=not args.no_preflight)
         except PreflightError as e:
+            if args.resume:  # its calls are spend of the run being resumed
+                record_spend(run_dir, e.spend)
             raise CliError(str(e)) from None
         for line in (*checked.lines, *checked.warnings):
             print(line, file=sys.stderr)
@@ -101,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
         )
     except LeagueStopped as e:
         raise CliError(str(e)) from None
+    if runner.model_seats is not None:  # the preflight's calls count toward the caps
+        for spent in checked.spend:
+            runner.model_seats.ledger.add(spent)
     t0 = time.monotonic()
     p = runner.progress
     print(f"league {config.name}: {p.total} games ({p.skipped} already finished) → {run_dir}")

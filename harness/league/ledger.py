@@ -5,8 +5,13 @@ cost the provider reported), failed, or cancelled by a stopping run — includin
 games that are later abandoned or void.  Lines are appended and flushed one by one; a torn last
 line (a kill mid-write) is ignored when the ledger is read back.
 
+The sample calls of the preflight (:mod:`harness.league.preflight`) are ledger lines too, with
+``game_id`` null and ``purpose: "preflight"`` (written when the run folder is opened, again at each
+``--resume``); lines of game calls have no ``purpose`` key, as in ledgers written before it existed.
+
 The run's spending caps count the ledger's totals, and a resumed run starts from them, so a cap
-holds across any number of ``--resume``.
+holds across any number of ``--resume``.  The web table keeps the same ledger in its run folder,
+under the ``spending`` caps of its config (:mod:`harness.web.registry`).
 """
 
 from __future__ import annotations
@@ -15,11 +20,16 @@ import os
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from harness.records.store import read_records
+
+if TYPE_CHECKING:
+    from harness.agents.pricing import PriceBook
+
+    from .config import SpendingCaps
 
 SPEND_FILE = "spend.jsonl"
 LEDGER_SCHEMA_VERSION = 1
@@ -28,6 +38,9 @@ LEDGER_SCHEMA_VERSION = 1
 current_game: ContextVar[str | None] = ContextVar("current_game", default=None)
 
 CallOutcome = Literal["answered", "failed", "cancelled"]
+# The fallback reason of a model seat's decision made without its model because a spending cap
+# was reached (the web table: its model seats play on with their bot).
+SPENDING_CAP_FALLBACK = "spending_cap"
 
 
 class SpendLine(BaseModel):
@@ -49,14 +62,50 @@ class SpendLine(BaseModel):
     output_tokens: int = 0  # including reasoning tokens
     reasoning_tokens: int = 0
     cost_usd: float | None = 0.0  # None when the model's price is unknown
+    purpose: Literal["preflight"] | None = None  # None: a call of a game (or quiz question)
 
     @property
     def tokens(self) -> int:
         return self.input_tokens + self.output_tokens
 
+    def price(self, prices: PriceBook) -> None:
+        """Set :attr:`cost_usd` from the tokens (``None`` when the price is unknown)."""
+        if not self.tokens:
+            return
+        cost = prices.cost(
+            self.model,
+            input_tokens=self.input_tokens,
+            cached_input_tokens=self.cached_input_tokens,
+            output_tokens=self.output_tokens,
+            provider=self.provider,
+        )
+        self.cost_usd = None if cost is None else round(cost, 9)
+
+    def to_json(self) -> str:
+        """The ledger line (without ``purpose`` when it has none: readable by older readers)."""
+        return self.model_dump_json(exclude={"purpose"} if self.purpose is None else None)
+
 
 def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def cap_reached(
+    caps: SpendingCaps, cost_usd: float, tokens: int, *, at_start: bool = False
+) -> str | None:
+    """Which cap of ``caps`` the totals pass (reach, ``at_start``), as the start of a one-line
+    message, or ``None``."""
+    over_usd = caps.max_usd is not None and (
+        cost_usd >= caps.max_usd if at_start else cost_usd > caps.max_usd
+    )
+    over_tokens = caps.max_tokens is not None and (
+        tokens >= caps.max_tokens if at_start else tokens > caps.max_tokens
+    )
+    if over_usd:
+        return f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}"
+    if over_tokens:
+        return f"token cap reached: {tokens} tokens of {caps.max_tokens}"
+    return None
 
 
 class SpendLedger:
@@ -68,6 +117,7 @@ class SpendLedger:
         self.cost_usd = 0.0
         self.tokens = 0
         self.unpriced_calls = 0  # answered calls whose cost is unknown
+        self.preflight_calls = 0
         self._f: IO[str] | None = None
         for line in self.lines():
             self._count(line)
@@ -79,6 +129,7 @@ class SpendLedger:
 
     def _count(self, line: SpendLine) -> None:
         self.calls += 1
+        self.preflight_calls += line.purpose == "preflight"
         self.tokens += line.tokens
         if line.cost_usd is None:
             self.unpriced_calls += line.outcome == "answered"
@@ -90,7 +141,7 @@ class SpendLedger:
         if self._f is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._f = self.path.open("a", encoding="utf-8")
-        self._f.write(line.model_dump_json() + "\n")
+        self._f.write(line.to_json() + "\n")
         self._f.flush()
         self._count(line)
 

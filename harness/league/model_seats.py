@@ -142,14 +142,7 @@ class ModelSeats:
             if line.tokens:
                 if player not in self._prices:
                     self._prices[player] = spec.price_book()
-                cost = self._prices[player].cost(
-                    spec.model,
-                    input_tokens=reply.input_tokens,
-                    cached_input_tokens=reply.cached_input_tokens,
-                    output_tokens=reply.output_tokens,
-                    provider=spec.provider,
-                )
-                line.cost_usd = None if cost is None else round(cost, 9)
+                line.price(self._prices[player])
         self.ledger.add(line)
         if self.on_spend is not None:
             self.on_spend(self.ledger.cost_usd, self.ledger.tokens)

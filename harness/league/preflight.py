@@ -20,7 +20,13 @@ the config it checks, in this order, and stops at the first problem with one lin
 
 An invalid answer, a rate limit or a slow answer (more than half the decision timer) are warnings:
 the run can go on, and the report will count and flag what follows.  The sample call's latency is
-part of each model's line.  The preflight's calls are not part of the run's records or spend.
+part of each model's line.
+
+The preflight's calls are not part of the run's game records, but they are real spend: every call
+(with the tokens and cost its decision record reports) becomes a ledger line of
+:mod:`harness.league.ledger` (``game_id`` null, ``purpose: "preflight"``) in
+:attr:`PreflightReport.spend` (and :attr:`PreflightError.spend`), which ``league run`` writes to
+the run's ``spend.jsonl`` when it opens the run folder, so the spending caps count them.
 """
 
 from __future__ import annotations
@@ -30,18 +36,21 @@ import socket
 import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import get_args
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import ModelDecisionRecord
+from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
 
 from .config import LeagueConfig
+from .ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 from .model_seats import seat_spec
+from .runner import CONFIG_FILE
 
 __all__ = [
     "LATENCY_WARN_FRACTION",
@@ -50,6 +59,8 @@ __all__ = [
     "ProbeResult",
     "diagnose_url",
     "preflight",
+    "record_spend",
+    "spend_lines",
     "where",
 ]
 
@@ -64,7 +75,13 @@ MODE_REJECTED = frozenset({"server_error", "bad_response"})
 
 
 class PreflightError(Exception):
-    """The run must not start; the message is one line."""
+    """The run must not start; the message is one line.  ``spend``: the calls made before."""
+
+    spend: list[SpendLine]
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.spend = []
 
 
 @dataclass(frozen=True)
@@ -90,6 +107,7 @@ class PreflightReport:
     results: list[ProbeResult] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    spend: list[SpendLine] = field(default_factory=list)  # one ledger line per call made
 
 
 def where(player: str, spec: ModelSpec) -> str:
@@ -198,14 +216,45 @@ def diagnose_url(url: str, timeout: float = CONNECT_TIMEOUT_S) -> str | None:
     return None
 
 
-async def _ask(spec: ModelSpec, config: LeagueConfig) -> ModelDecisionRecord:
-    """The ``bangarena ask`` sample decision for ``spec`` at the config's first table size."""
+def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> list[SpendLine]:
+    """One preflight ledger line per call of ``record`` (cache hits cost nothing)."""
+    out = []
+    prices = spec.price_book()
+    for a in record.attempts:
+        if a.cached:
+            continue
+        failed = a.error_kind is not None and a.error_kind not in INVALID_KINDS
+        line = SpendLine(
+            at=now_utc(),
+            player=player,
+            provider=spec.provider,
+            model=spec.model,
+            outcome="failed" if failed else "answered",
+            error_kind=a.error_kind if failed else None,
+            latency_s=round(a.latency_s, 6),
+            input_tokens=a.tokens.input,
+            cached_input_tokens=a.tokens.cached_input,
+            output_tokens=a.tokens.output,
+            reasoning_tokens=a.tokens.reasoning,
+            purpose="preflight",
+        )
+        line.price(prices)
+        out.append(line)
+    return out
+
+
+async def _ask(
+    player: str, spec: ModelSpec, config: LeagueConfig, spend: list[SpendLine]
+) -> ModelDecisionRecord:
+    """The ``bangarena ask`` sample decision for ``spec`` at the config's first table size; its
+    calls are added to ``spend``."""
     from harness.cli.ask_cmd import ask, sample_decision
     from harness.views.names import default_names
 
     seats = config.tables[0].seats[0]
     sample = sample_decision(config.base_seed, seats)
     record, _system = await ask(spec, sample, default_names(seats), config.locale)
+    spend += spend_lines(player, spec, record)
     return record
 
 
@@ -220,7 +269,9 @@ def _timer(spec: ModelSpec) -> str:
     return f"{spec.decision_seconds:g} s"
 
 
-async def _working_mode(spec: ModelSpec, config: LeagueConfig) -> AnswerMode | None:
+async def _working_mode(
+    player: str, spec: ModelSpec, config: LeagueConfig, spend: list[SpendLine]
+) -> AnswerMode | None:
     """The first other answer mode of the provider in which the sample gets a valid answer."""
     current = spec.effective_answer_mode()
     for mode in MODE_ORDER:
@@ -231,7 +282,7 @@ async def _working_mode(spec: ModelSpec, config: LeagueConfig) -> AnswerMode | N
         except ValidationError:
             continue
         try:
-            record = await _ask(alt, config)
+            record = await _ask(player, alt, config, spend)
         except FatalModelError:
             continue
         if record.fallback is None:
@@ -240,10 +291,10 @@ async def _working_mode(spec: ModelSpec, config: LeagueConfig) -> AnswerMode | N
 
 
 async def _mode_message(
-    player: str, spec: ModelSpec, config: LeagueConfig, error: str
+    player: str, spec: ModelSpec, config: LeagueConfig, error: str, spend: list[SpendLine]
 ) -> PreflightError:
     mode = spec.effective_answer_mode()
-    works = await _working_mode(spec, config)
+    works = await _working_mode(player, spec, config, spend)
     if works is not None:
         return PreflightError(
             f"preflight: {where(player, spec)}: the server rejects answer mode {mode} ({error}); "
@@ -255,13 +306,15 @@ async def _mode_message(
     )
 
 
-async def _check_model(player: str, spec: ModelSpec, config: LeagueConfig) -> ProbeResult:
+async def _check_model(
+    player: str, spec: ModelSpec, config: LeagueConfig, spend: list[SpendLine]
+) -> ProbeResult:
     try:
-        record = await _ask(spec, config)
+        record = await _ask(player, spec, config, spend)
     except FatalModelError as e:
         cause = getattr(e.cause, "kind", "")
         if cause == "bad_request":  # some servers reject an unsupported answer mode with a 400
-            raise await _mode_message(player, spec, config, str(e)) from None
+            raise await _mode_message(player, spec, config, str(e), spend) from None
         raise PreflightError(f"preflight: {where(player, spec)}: {e}") from None
     except ImportError as e:
         raise PreflightError(
@@ -278,7 +331,7 @@ async def _check_model(player: str, spec: ModelSpec, config: LeagueConfig) -> Pr
             f"preflight: {where(player, spec)}: server unreachable: {cause or error}"
         )
     if kinds & MODE_REJECTED:
-        raise await _mode_message(player, spec, config, error)
+        raise await _mode_message(player, spec, config, error, spend)
     if record.fallback == "timeout" and "rate_limit" not in kinds:
         raise PreflightError(
             f"preflight: {where(player, spec)}: no answer within the decision timer "
@@ -315,7 +368,9 @@ def _summary(result: ProbeResult) -> tuple[str, list[str]]:
     return line, warnings
 
 
-async def _run(checks: Sequence[tuple[str, ModelSpec]], config: LeagueConfig) -> list[ProbeResult]:
+async def _run(
+    checks: Sequence[tuple[str, ModelSpec]], config: LeagueConfig, spend: list[SpendLine]
+) -> list[ProbeResult]:
     out: list[ProbeResult] = []
     done: dict[str, ModelDecisionRecord] = {}
     for player, spec in checks:
@@ -323,10 +378,27 @@ async def _run(checks: Sequence[tuple[str, ModelSpec]], config: LeagueConfig) ->
         if key in done:  # the same model, settings and server: one sample is enough
             out.append(ProbeResult(player, spec, done[key]))
             continue
-        result = await _check_model(player, spec, config)
+        try:
+            result = await _check_model(player, spec, config, spend)
+        except PreflightError as e:
+            e.spend = spend
+            raise
         done[key] = result.record
         out.append(result)
     return out
+
+
+def record_spend(run_dir: Path, spend: Sequence[SpendLine]) -> None:
+    """Append the preflight's ``spend`` to the ledger of the run folder ``run_dir`` (when it has
+    one: a run being resumed whose preflight failed)."""
+    if not spend or not (run_dir / CONFIG_FILE).exists():
+        return
+    ledger = SpendLedger(run_dir / SPEND_FILE)
+    try:
+        for line in spend:
+            ledger.add(line)
+    finally:
+        ledger.close()
 
 
 def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
@@ -350,7 +422,7 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
         return report
     for player, spec in checks:
         check_key(player, spec)
-    report.results = asyncio.run(_run(checks, config))
+    report.results = asyncio.run(_run(checks, config, report.spend))
     for result in report.results:
         line, warnings = _summary(result)
         report.lines.append(line)

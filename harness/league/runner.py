@@ -38,7 +38,7 @@ from harness.records.store import GameFile
 
 from .config import LeagueConfig, parse_config
 from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled
-from .ledger import current_game
+from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
 
 CONFIG_FILE = "config.json"
@@ -220,20 +220,11 @@ class LeagueRunner:
         self._stop(f"interrupted by {signal.Signals(signum).name}")
 
     def _cap_reason(self, cost_usd: float, tokens: int, *, at_start: bool = False) -> str | None:
-        caps = self.config.spending
-        again = "raise the cap and --resume to continue"
-        over_usd = caps.max_usd is not None and (
-            cost_usd >= caps.max_usd if at_start else cost_usd > caps.max_usd
-        )
-        over_tokens = caps.max_tokens is not None and (
-            tokens >= caps.max_tokens if at_start else tokens > caps.max_tokens
-        )
+        reached = cap_reached(self.config.spending, cost_usd, tokens, at_start=at_start)
+        if reached is None:
+            return None
         done = f"{self.progress.done} of {self.progress.total} games finished"
-        if over_usd:
-            return f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}; {done} ({again})"
-        if over_tokens:
-            return f"token cap reached: {tokens} tokens of {caps.max_tokens}; {done} ({again})"
-        return None
+        return f"{reached}; {done} (raise the cap and --resume to continue)"
 
     def _on_spend(self, cost_usd: float, tokens: int) -> None:
         self.progress.cost_usd, self.progress.tokens = cost_usd, tokens
