@@ -60,7 +60,9 @@ def _check_bind(host: str, port: int) -> None:
 def run(args: argparse.Namespace) -> int:
     from harness.agents.llm_agent import FatalModelError
     from harness.league.config import ConfigError
+    from harness.league.preflight import PreflightError
     from harness.web import Registry, create_app, load_web_config
+    from harness.web.spending import check_prices
 
     try:
         config = load_web_config(args.config)
@@ -69,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
     _check_bind(args.host, args.port)
     try:
         Registry(config).check_models()  # a missing API key stops here, with one line
+        check_prices(config)  # a dollar cap needs every model's price
     except (FatalModelError, ImportError) as e:
         raise CliError(str(e)) from None
+    except PreflightError as e:
+        raise CliError(str(e).removeprefix("preflight: ")) from None
     import uvicorn
 
     models = ", ".join(config.model_players()) or "none"

@@ -5,6 +5,10 @@ from the environment variables they name).  Finished games go to the run folder
 ``<output>/<name>``.  Everything is optional: without a file, rule bots fill the free seats and
 games are written to ``results/web``.
 
+Every model call is written to the run folder's spend ledger (``spend.jsonl``, as in a league
+run); ``spending`` caps its totals for the whole server, across restarts with the same folder
+(:mod:`harness.web.spending`).
+
 .. code-block:: yaml
 
     name: web
@@ -13,6 +17,7 @@ games are written to ``results/web``.
         kind: model
         model: {provider: openai, model: gpt-4o-mini}
     providers: {openai: {concurrency: 4}}
+    spending: {max_usd: 5.0, max_tokens: 2000000}
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from harness.league.config import (
     Locale,
     PlayerConfig,
     ProviderLimits,
+    SpendingCaps,
     parse_settings,
     read_yaml,
     unique_player_names,
@@ -46,6 +52,7 @@ class WebConfig(BaseModel):
     locale: Locale = "en"  # the language of model seats' prompts (a player's own locale wins)
     retry_budget: int = Field(default=4, ge=0)
     providers: dict[str, ProviderLimits] = Field(default_factory=dict)
+    spending: SpendingCaps = Field(default_factory=SpendingCaps)
 
     _unique_names = field_validator("players")(unique_player_names)
 
@@ -68,6 +75,7 @@ class WebConfig(BaseModel):
             decision_seconds=decision_seconds,
             retry_budget=self.retry_budget,
             providers=self.providers,
+            spending=self.spending,
             output=self.output,
         )
 

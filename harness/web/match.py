@@ -19,6 +19,7 @@ from harness.agents import Decided
 from harness.agents.table import TableResult, play_game
 from harness.engine import Game, SeatView
 from harness.league.game_play import decision_line
+from harness.league.ledger import current_game
 from harness.records import DecisionLine
 
 from .seats import WebSeat
@@ -99,6 +100,7 @@ class Match:
         self.action_at = time.time()
 
     async def play(self, on_end: Callable[[Match], Awaitable[None]]) -> None:
+        current_game.set(self.game_id)  # the spend ledger's lines of this game's model calls
         self.result = await play_game(
             self.game,
             self.seats,

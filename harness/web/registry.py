@@ -20,6 +20,7 @@ from harness.records import RunStore
 from .config import WebConfig
 from .protocol import TableSettings
 from .rooms import Room, RoomError
+from .spending import NOTICE_CODE, SpendingGuard
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ class Registry:
         self.rooms: dict[str, Room] = {}
         self._seed = seed or (lambda: secrets.randbelow(2**31))
         self._model_seats: Any = None
+        self.spending = SpendingGuard(self.config.spending, self._spending_notice)
         self._ids: set[str] = set()
         self._task: asyncio.Task[None] | None = None
 
@@ -100,17 +102,40 @@ class Registry:
         decision_seconds: float,
     ) -> Agent:
         """A model seat for ``player``, sharing its provider (and limits) with every table."""
-        from harness.league.model_seats import ModelSeats
         from harness.league.schedule import GameSpec
+
+        refused = self.model_refusal()
+        if refused is not None:
+            raise RoomError(NOTICE_CODE, refused)
+        spec = GameSpec(game_id, game.n, game.mode, game.seed, 0, 0, (player,) * game.n,
+                        tuple(names))  # fmt: skip
+        agent = self._seats().seat(player, seat, spec)
+        agent.decision_seconds = decision_seconds  # the table's timer, as for every seat
+        return agent  # type: ignore[no-any-return]
+
+    def _seats(self) -> Any:
+        """The model seats of every table (built on first use, with the spend ledger)."""
+        from harness.league.model_seats import ModelSeats
 
         if self._model_seats is None:
             self.store.prepare()  # the run folder keeps the model seats' system prompts
             self._model_seats = ModelSeats(self.config.league_config(60.0), self.config.run_dir)
-        spec = GameSpec(game_id, game.n, game.mode, game.seed, 0, 0, (player,) * game.n,
-                        tuple(names))  # fmt: skip
-        agent = self._model_seats.seat(player, seat, spec)
-        agent.decision_seconds = decision_seconds  # the table's timer, as for every seat
-        return agent  # type: ignore[no-any-return]
+            self.spending.attach(self._model_seats)
+        return self._model_seats
+
+    def model_refusal(self) -> str | None:
+        """Why no model can be seated now (a spending cap was reached), or ``None``."""
+        self._seats()
+        return self.spending.refusal()
+
+    def _spending_notice(self, message: str) -> None:
+        """A cap was reached: tables with a model seat hear it (one line)."""
+        log.warning("%s", message)
+        frame = {"type": "error", "code": NOTICE_CODE, "message": message}
+        for room in self.rooms.values():
+            if any(s.kind == "model" for s in room.slots):
+                for c in room.connections():
+                    c.send(frame)
 
     def check_models(self) -> None:
         """Build (and close) each model player's provider and seat once: this imports the SDKs

@@ -28,6 +28,7 @@ from .protocol import Signal, TableSettings
 from .records import write_match
 from .seats import Controller, WebSeat
 from .signals import SignalRefused
+from .spending import NOTICE_CODE
 
 if TYPE_CHECKING:
     from .registry import Registry
@@ -239,6 +240,9 @@ class Room:
         if player == "bot":
             return "bot", "bot"
         if player in self.registry.config.model_players():
+            refused = self.registry.model_refusal()
+            if refused is not None:
+                raise RoomError(NOTICE_CODE, refused)
             return "model", player
         raise RoomError("unknown_player", f"no bot or configured model called {player[:64]!r}")
 
@@ -331,6 +335,8 @@ class Room:
             for i in empty:
                 self.slots[i] = Slot()
             self._changed()
+            if isinstance(e, RoomError):  # a spending cap was reached
+                raise
             raise RoomError("model_unavailable", f"a model seat cannot play: {e}") from None
         self.games += 1
         entries = [self._entry(i) for i in range(len(self.slots))]
@@ -347,7 +353,8 @@ class Room:
             model = self.registry.model_agent(s.player, i, game, game_id, self.names("en"),
                                               self.settings.decision_seconds)  # fmt: skip
         controller: Controller = "person" if s.kind == "person" else s.kind  # type: ignore[assignment]
-        seat = WebSeat(i, controller, s.player, self.before_decision, model)
+        seat = WebSeat(i, controller, s.player, self.before_decision, model,
+                       capped=lambda: self.registry.spending.reason)  # fmt: skip
         seat.connected = bool(s.conns) if s.kind == "person" else True
         return seat
 

@@ -7,6 +7,11 @@ a person's seat to the bot (autopilot) and back, or replace the person by a bot.
 :class:`~harness.agents.rulebot.RuleBot` sees every view the seat gets, so it can take over at
 any moment with a current picture of the table.
 
+A model seat asks its model until the server's spending cap is reached (``capped()`` gives the
+reason, see :mod:`harness.web.spending`); from then on its bot decides, each decision recorded as
+a fallback of reason ``spending_cap`` — also a decision whose model call the stopping provider
+refused.
+
 A disconnected person's decision gets :data:`DISCONNECTED_SECONDS` (counted from the decision or
 the disconnection, whichever is later), then the seat makes the R-5 move.  Decisions with a
 single option are answered at once (the runner may auto-apply forced decisions).
@@ -22,6 +27,7 @@ from typing import Literal
 from harness.agents.base import Agent, Choice
 from harness.agents.rulebot import RuleBot
 from harness.engine import SeatView, simplest_for_view
+from harness.league.ledger import SPENDING_CAP_FALLBACK
 
 DISCONNECTED_SECONDS = 8.0
 Controller = Literal["person", "bot", "model"]
@@ -38,12 +44,14 @@ class WebSeat(Agent):
         player: str,
         before_decision: BeforeDecision,
         model: Agent | None = None,
+        capped: Callable[[], str | None] | None = None,
     ) -> None:
         super().__init__(player)
         self.seat = seat
         self.controller: Controller = controller
         self.player = player  # the record's player: a person's name, "bot" or a model player
         self.model = model
+        self.capped = capped or (lambda: None)
         self.bot = RuleBot(f"bot {seat}")
         self.autopilot = False
         self.connected = controller == "person"
@@ -106,8 +114,7 @@ class WebSeat(Agent):
         try:
             await self._before(self.seat, self.automated and len(options) > 1)
             if self.controller == "model" and self.model is not None:
-                self.bot.observe(view)
-                return await self.model.choose(view, options)
+                return await self._ask_model(self.model, view, options)
             if self.controller == "bot" or len(options) == 1:
                 return self.bot.decide(view, options)
             self.bot.observe(view)
@@ -115,6 +122,26 @@ class WebSeat(Agent):
         finally:
             self._answer = None
             self._options = ()
+
+    async def _ask_model(
+        self, model: Agent, view: SeatView, options: Sequence[str]
+    ) -> str | Choice:
+        if len(options) > 1 and (reason := self.capped()) is not None:
+            return self._bot_for_cap(view, options, reason)
+        self.bot.observe(view)
+        try:
+            return await model.choose(view, options)
+        except asyncio.CancelledError:
+            # The provider refused the call (the cap was reached meanwhile): not a cancellation
+            # of this game's task, which goes on with the bot's move.
+            task = asyncio.current_task()
+            reason = self.capped()
+            if reason is None or task is None or task.cancelling():
+                raise
+            return self._bot_for_cap(view, options, reason)
+
+    def _bot_for_cap(self, view: SeatView, options: Sequence[str], reason: str) -> Choice:
+        return Choice(self.bot.decide(view, options), fallback=SPENDING_CAP_FALLBACK, error=reason)
 
     async def _ask_person(
         self, view: SeatView, options: Sequence[str], answer: asyncio.Future[str]

@@ -41,9 +41,10 @@ class LiveServer:
         seed: Callable[[], int] | None = None,
         pauses: dict[str, float] | None = None,
         host_grace: float = 30.0,
+        settings: dict[str, Any] | None = None,
     ) -> None:
         config = WebConfig.model_validate(
-            {"name": "web", "output": str(out), "players": players or []}
+            {"name": "web", "output": str(out), "players": players or [], **(settings or {})}
         )
         self.registry = Registry(
             config, pauses=pauses if pauses is not None else FAST, seed=seed, host_grace=host_grace

@@ -1,0 +1,77 @@
+"""The web server's spending caps (config ``spending: {max_usd, max_tokens}``).
+
+Every model call of every table goes to the run folder's spend ledger
+(:mod:`harness.league.ledger`, through the league's model seats), and the caps count its totals
+for the whole server process — starting from the totals already in the ledger, so a restart with
+the same run folder continues like a league ``--resume``.
+
+When a cap is reached no further model call is sent (calls already in flight end and are
+counted), every model seat plays on with its bot, its decisions recorded as fallbacks of reason
+``spending_cap``, tables with a model seat hear a one-line notice, and no new table can seat a
+model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from harness.league.config import SpendingCaps
+from harness.league.ledger import cap_reached
+
+if TYPE_CHECKING:
+    from harness.league.model_seats import ModelSeats
+
+    from .config import WebConfig
+
+NOTICE_CODE = "spending_cap"  # the ``code`` of the notice frame and of a refused model seat
+AFTER = "model seats play on with their bots"
+AGAIN = "raise 'spending' in the server's config and restart it to seat models again"
+
+
+class SpendingGuard:
+    """The caps of one server over its model seats' ledger; ``notify(message)`` is called once,
+    when a cap is reached."""
+
+    def __init__(self, caps: SpendingCaps, notify: Callable[[str], None] | None = None) -> None:
+        self.caps = caps
+        self.notify = notify
+        self.reason: str | None = None  # set once a cap is reached (one line)
+        self._seats: ModelSeats | None = None
+
+    def attach(self, seats: ModelSeats) -> None:
+        """Count ``seats``' ledger (its totals so far reach a cap: stopped at once)."""
+        self._seats = seats
+        seats.on_spend = self._on_spend
+        ledger = seats.ledger
+        self._check(cap_reached(self.caps, ledger.cost_usd, ledger.tokens, at_start=True))
+
+    def _on_spend(self, cost_usd: float, tokens: int) -> None:
+        if self.reason is None:
+            self._check(cap_reached(self.caps, cost_usd, tokens))
+
+    def _check(self, reached: str | None) -> None:
+        if reached is None or self.reason is not None:
+            return
+        self.reason = f"{reached}: {AFTER}"
+        if self._seats is not None:
+            self._seats.stopping = True  # no further call is sent
+        if self.notify is not None:
+            self.notify(self.reason)
+
+    def refusal(self) -> str | None:
+        """Why a model cannot be seated now (one line), or ``None``."""
+        if self.reason is None:
+            return None
+        return f"no model seats on this server: {self.reason.removesuffix(': ' + AFTER)}; {AGAIN}"
+
+
+def check_prices(config: WebConfig) -> None:
+    """A dollar cap needs every model player's price (config ``price:`` or LiteLLM's map):
+    raises :class:`~harness.league.preflight.PreflightError` (one line) when one is unknown."""
+    from harness.league.preflight import check_price
+
+    league = config.league_config(60.0)
+    for p in league.players:
+        if p.model is not None:
+            check_price(p.name, p.model, league)
