@@ -12,7 +12,7 @@ import pytest
 
 from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine
 from harness.records import RunStore
-from tests.fakes import FakeOpenAIServer
+from tests.fakes import FakeOpenAIServer, Status
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 
 from .test_preflight import league, run_league
@@ -91,3 +91,21 @@ def test_resume_records_its_preflight_again_and_no_preflight_records_nothing(
     totals = SpendLedger(tmp_path / "out" / "pre" / SPEND_FILE)
     assert totals.preflight_calls == 2
     assert totals.tokens == sum(x.tokens for x in second)
+
+
+def test_a_failed_preflight_of_a_resumed_run_is_in_its_ledger(
+    tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    data = league(server.base_url, games_per_table=1)
+    assert run_league(tmp_path, data) == 0
+    before, requests = ledger(tmp_path), len(server.script.model_requests)
+    server.script.default = lambda body: Status(500)
+    assert run_league(tmp_path, data, "--resume") == 2  # the answer modes all fail
+    new = ledger(tmp_path)[len(before) :]
+    assert len(new) == len(server.script.model_requests) - requests > 0
+    assert all(x.purpose == "preflight" and x.outcome == "failed" for x in new)
+    assert {x.error_kind for x in new} == {"server_error"}
+    # a run that never started keeps no ledger
+    other = league(server.base_url, name="never")
+    assert run_league(tmp_path, other) == 2
+    assert not (tmp_path / "out" / "never").exists()
