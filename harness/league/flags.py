@@ -59,6 +59,8 @@ class Flag:
     kind: FlagKind
     message: str  # one line
     player: str | None = None  # set for per-player flags: that player's win rates are not valid
+    # the figures the message was rendered from (the HTML report words them in its language)
+    values: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass
@@ -173,7 +175,9 @@ def fallback_flags(
         if not decisions or fell / decisions <= limit:
             continue
         text = _messages().fallbacks(player, model, fell / decisions, decisions, limit, reasons)
-        flags.append(Flag("fallbacks", _line(text), player))
+        values = {"player": player, "model": model, "rate": fell / decisions}
+        values |= {"decisions": decisions, "limit": limit, "reasons": reasons}
+        flags.append(Flag("fallbacks", _line(text), player, values))
     return flags
 
 
@@ -186,7 +190,8 @@ def void_flag(games: Sequence[GameRecord], limit: float) -> tuple[Flag | None, s
     if void / len(games) > limit:
         text = ", ".join(f"{r} ({k})" for r, k in reasons.most_common(3))
         msg = _messages().void_games(void, len(games), void / len(games), limit, text)
-        return Flag("void_games", _line(msg)), None
+        values = {"void": void, "games": len(games), "share": void / len(games), "limit": limit}
+        return Flag("void_games", _line(msg), values=values | {"reasons": text}), None
     return None, _line(_messages().void_note(void, len(games)))
 
 
@@ -214,7 +219,7 @@ def block_flags(games: Sequence[GameRecord], config: Mapping[str, Any] | None) -
         return []
     more = len(broken) - EXAMPLES if len(broken) > EXAMPLES else 0
     msg = _messages().unfinished_blocks(len(broken), "; ".join(broken[:EXAMPLES]), more)
-    return [Flag("unfinished_blocks", _line(msg))]
+    return [Flag("unfinished_blocks", _line(msg), values={"deals": len(broken)})]
 
 
 def run_flags(

@@ -12,7 +12,7 @@ Pure functions from plain numbers to coordinates, so the templates only place sh
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -197,9 +197,12 @@ class Series:
     points: tuple[Point, ...]
 
 
-def panel_chart(panels: Sequence[tuple[str, Sequence[Series]]]) -> dict[str, Any]:
+def panel_chart(
+    panels: Sequence[tuple[str, Sequence[Series]]], point_title: Callable[[Series, Point], str]
+) -> dict[str, Any]:
     """One small chart per ``(title, series)``: rate (0–100 %) by table size, one line per
-    series, whiskers for the intervals, series side by side at each size."""
+    series, whiskers for the intervals, series side by side at each size; ``point_title`` is
+    the tooltip of a point (in the report's language)."""
     w, h, pad_l, pad_r, pad_t, pad_b = 270, 210, 42, 10, 26, 34
     plot_w, plot_h = w - pad_l - pad_r, h - pad_t - pad_b
     sizes = sorted({p.seats for _, series in panels for s in series for p in s.points})
@@ -226,8 +229,7 @@ def panel_chart(panels: Sequence[tuple[str, Sequence[Series]]]) -> dict[str, Any
                     "ylo": py(p.lo),
                     "yhi": py(p.hi),
                     "seats": p.seats,
-                    "title": f"{s.label}, {p.seats} seats: {100 * p.rate:.1f} % "
-                    f"({p.k}/{p.n}; 95 % CI {100 * p.lo:.1f}–{100 * p.hi:.1f} %)",
+                    "title": point_title(s, p),
                 }
                 for p in sorted(s.points, key=lambda p: p.seats)
             ]

@@ -37,7 +37,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from harness.engine.roles import MODES, ROLES
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
-from harness.views.names import mode_name, role_name, text_direction
+from harness.views.glossary import LOCALES, SIDES
+from harness.views.names import glossary, mode_name, role_name, side_name, text_direction
 
 from .charts import (
     PALETTE,
@@ -50,6 +51,7 @@ from .charts import (
     win_rate_chart,
 )
 from .figures import league_figures
+from .labels import count, fill, labels, plural_table
 from .payload import dumps, game_payload, game_script
 from .summary import ROLE_ORDER, Summary, load_config, summarize
 
@@ -154,7 +156,9 @@ def _pp(x: float | None) -> str:
 def charts(
     summary: Summary, figures: dict[str, Any], locale: str, colors: dict[str, str]
 ) -> dict[str, Any]:
-    """Geometry of every chart of the summary page."""
+    """Geometry of every chart of the summary page, tooltips in ``locale``."""
+    words = labels(locale)
+    C = words.charts
     standings = figures.get("standings", [])
     flagged = {p.player: p.flag for p in summary.players if not p.valid}
 
@@ -170,9 +174,16 @@ def charts(
                 r["ordinal_lo"],
                 r["ordinal_hi"],
                 f"{r['ordinal']:.2f} ({_fix(r['ordinal_lo'])} – {_fix(r['ordinal_hi'])})",
-                f"{r['player']}: ordinal {r['ordinal']:.2f}, 95 % bootstrap interval "
-                f"{_fix(r['ordinal_lo'])} – {_fix(r['ordinal_hi'])}; μ {r['mu']:.2f}, "
-                f"σ {r['sigma']:.2f}, {r['games']} games",
+                fill(
+                    C["ratings_tip"],
+                    player=r["player"],
+                    value=f"{r['ordinal']:.2f}",
+                    lo=_fix(r["ordinal_lo"]),
+                    hi=_fix(r["ordinal_hi"]),
+                    mu=f"{r['mu']:.2f}",
+                    sigma=f"{r['sigma']:.2f}",
+                    games=count(r["games"], "games", words),
+                ),
                 colors.get(r["player"], PALETTE[-1]),
             )
             for r in rated
@@ -189,16 +200,21 @@ def charts(
                 100 * r["score"],
                 None if r["score_lo"] is None else 100 * r["score_lo"],
                 None if r["score_hi"] is None else 100 * r["score_hi"],
-                f"{_pp(r['score'])} pp ({_pp(r['score_lo'])} – {_pp(r['score_hi'])})",
-                f"{r['player']}: {_pp(r['score'])} percentage points above the base rate of "
-                f"the roles dealt (expected {100 * (r['expected'] or 0):.1f} %); 95 % CI "
-                f"{_pp(r['score_lo'])} – {_pp(r['score_hi'])}",
+                f"{_pp(r['score'])} {C['pp']} ({_pp(r['score_lo'])} – {_pp(r['score_hi'])})",
+                fill(
+                    C["adjusted_tip"],
+                    player=r["player"],
+                    value=_pp(r["score"]),
+                    expected=f"{100 * (r['expected'] or 0):.1f}",
+                    lo=_pp(r["score_lo"]),
+                    hi=_pp(r["score_hi"]),
+                ),
                 colors.get(r["player"], PALETTE[-1]),
             )
             for r in scored
         ],
         bars=True,
-        unit=" pp",
+        unit=f" {C['pp']}",
     )
     modes = [m for m in MODES if any(x["mode"] == m for x in figures.get("base", []))]
     order = {p.player: i for i, p in enumerate(summary.players)}
@@ -240,12 +256,25 @@ def charts(
                 ],
             )
         )
+
+    def tip(s: Series, p: Point) -> str:
+        return fill(
+            C["point_tip"],
+            label=s.label,
+            seats=count(p.seats, "seats", words),
+            rate=f"{100 * p.rate:.1f}",
+            k=p.k,
+            n=p.n,
+            lo=f"{100 * p.lo:.1f}",
+            hi=f"{100 * p.hi:.1f}",
+        )
+
     return {
         "win_rate": win_rate_chart(summary.role_rates, colors),
         "ratings": ratings,
         "adjusted": adjusted,
-        "size_mode": panel_chart(by_player),
-        "base": panel_chart(base),
+        "size_mode": panel_chart(by_player, tip),
+        "base": panel_chart(base, tip),
     }
 
 
@@ -297,6 +326,25 @@ def game_list(games: Sequence[GameRecord], files: dict[str, str]) -> dict[str, A
     }
 
 
+def viewer_words(locale: str) -> dict[str, Any]:
+    """The words ``static/report.js`` draws the game list and the viewer with: the viewer
+    labels, the game's names of roles, modes and winning sides, the counted nouns and the
+    plural categories of 0 … 199 (:func:`harness.report.labels.plural_table`)."""
+    words = labels(locale)
+    return {
+        **words.viewer,
+        "sides": {
+            **{k: side_name(k, locale) for k in SIDES},
+            "void": words.viewer["void"],
+            "": "—",
+        },
+        "roles": {r: role_name(r, locale) for r in ROLES},
+        "modes": {m: mode_name(m, locale) for m in MODES},
+        "counts": {k: dict(v) for k, v in words.counts.items()},
+        "plural": plural_table(locale),
+    }
+
+
 def render_index(
     summary: Summary,
     games: dict[str, Any],
@@ -310,7 +358,18 @@ def render_index(
     figures = figures or {"standings": [], "size_mode": [], "base": []}
     colors = _colors(summary)
     env = environment()
+    words = labels(locale)
     return env.get_template("index.html.j2").render(
+        P=words.page,
+        C=words.charts,
+        ui=viewer_words(locale),
+        kinds=words.kinds,
+        reasons=words.fallback_reasons,
+        sides={**{k: side_name(k, locale) for k in SIDES}, "void": words.viewer["void"]},
+        languages={loc: glossary(loc).language for loc in LOCALES},
+        fill=fill,
+        count=lambda n, noun: count(n, noun, words, f"{n:,}"),
+        page_dir=text_direction(locale),
         s=summary,
         ratings=figures["standings"],
         by_locale=figures.get("locales") or {"headers": [], "rows": []},

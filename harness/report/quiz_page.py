@@ -1,7 +1,8 @@
 """The rules-quiz page (``quiz.html``): accuracy per arm with 95 % intervals, per kind, mode and
 table size next to a random guess, and every question with the right answer and each arm's
 answer.  Self-contained (inline CSS and a few lines of JS), text from
-``prompts/report/quiz.html.j2``.
+``prompts/report/quiz.html.j2`` with the words of the report's labels
+(:mod:`harness.report.labels`) in the dataset's language (or ``locale``).
 
 A league report links the quiz pages of its run: :func:`copy_quiz_pages` copies every
 ``RUN/quiz/<dataset>/quiz.html`` next to ``index.html``.
@@ -17,13 +18,20 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from harness.engine.roles import MODES
 from harness.paths import PROMPTS_DIR
 from harness.quiz.kinds import KIND_NAMES
 from harness.quiz.models import Dataset
 from harness.quiz.run import QuizAnswer
 from harness.quiz.summary import QuizSummary, breakdown
+from harness.views.names import mode_name, text_direction
+
+from .labels import count, fill, labels
 
 QUIZ_PAGE = "quiz.html"
+# The breakdown tables (harness.quiz.summary.breakdown) by their titles: the label keys
+# ``accuracy_<key>`` (heading) and ``<key>`` (first column).
+TABLE_KEYS = {"by kind": "kind", "by mode": "mode", "by seats": "seats"}
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +49,15 @@ def _environment() -> Environment:
     return env
 
 
-def render_quiz_page(summary: QuizSummary, dataset: Dataset, answers: Sequence[QuizAnswer]) -> str:
+def render_quiz_page(
+    summary: QuizSummary,
+    dataset: Dataset,
+    answers: Sequence[QuizAnswer],
+    locale: str | None = None,
+) -> str:
+    """The page's HTML, its words in ``locale`` (default: the dataset's language)."""
+    locale = locale or dataset.header.locale
+    words = labels(locale)
     arm_index = {(a.player, a.rules_sha256): i for i, a in enumerate(summary.arms, 1)}
     by_question: dict[str, list[QuizAnswer]] = {}
     for a in answers:
@@ -61,7 +77,12 @@ def render_quiz_page(summary: QuizSummary, dataset: Dataset, answers: Sequence[Q
                     else [{"id": g, "label": label.get(g, "")} for g in a.given],
                     "ok": a.exact,
                     "f1": a.f1,
-                    "note": f"fallback: {a.fallback}" if a.fallback else "",
+                    "note": fill(
+                        words.quiz["fallback"],
+                        reason=words.fallback_reasons.get(a.fallback, a.fallback),
+                    )
+                    if a.fallback
+                    else "",
                 }
             )
         questions.append(
@@ -81,11 +102,16 @@ def render_quiz_page(summary: QuizSummary, dataset: Dataset, answers: Sequence[Q
         _environment()
         .get_template("quiz.html.j2")
         .render(
+            Q=words.quiz,
+            fill=fill,
+            count=lambda n, noun: count(n, noun, words),
+            modes={m: mode_name(m, locale) for m in MODES},
+            page_dir=text_direction(locale),
             s=summary,
-            tables=breakdown(summary),
+            tables=[{**t, "key": TABLE_KEYS[t["title"]]} for t in breakdown(summary)],
             questions=questions,
             kinds=[k for k in KIND_NAMES if k in summary.baseline],
-            locale=dataset.header.locale,
+            locale=locale,
             generated=time.strftime("%Y-%m-%d %H:%M"),
         )
     )

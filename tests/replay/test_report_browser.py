@@ -232,3 +232,25 @@ def test_report_of_a_game_id_that_is_not_a_plain_file_name(tmp_path: Path, brows
     assert "Game over" in page.locator("#decision-pane").inner_text()
     assert errors == []
     page.close()
+
+
+def test_the_arabic_report_is_right_to_left_without_errors(
+    report: tuple[RunStore, Path], browser: Any, tmp_path: Path
+) -> None:
+    """``report --locale ar``: the whole page reads right to left in Arabic (issue 15), and the
+    viewer draws a game with the Arabic words of the page's labels."""
+    store, _index = report
+    index = build_report(store.root, tmp_path / "ar", locale="ar", workers=1).index
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    problems: list[str] = []
+    watch_errors(page, problems)
+    page.goto(index.as_uri())
+    assert page.get_attribute("html", "dir") == "rtl" and page.get_attribute("html", "lang") == "ar"
+    assert page.locator("#game-list tbody tr").count() == len(store.games())
+    page.locator("a.open-game").first.click()
+    page.wait_for_selector("#seat-table")
+    assert page.locator("#step-label").inner_text().startswith("الخطوة 1 من ")
+    page.keyboard.press("End")
+    assert "انتهت المباراة" in page.locator("#decision-pane").inner_text()
+    assert problems == []
+    page.close()

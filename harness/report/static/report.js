@@ -1,5 +1,5 @@
 /* BangArena report viewer: draws precomputed game steps; all text comes from the page's
-   "ui-strings" block and the game files (games/<id>.js call BangReport.gameLoaded(data)).
+   "ui-strings" block (the report's labels in its language) and the game files (games/<id>.js call BangReport.gameLoaded(data)).
    Game files are loaded on demand with a <script> tag, which also works from file://. */
 (function () {
   "use strict";
@@ -9,6 +9,24 @@
   var cur = { id: null, step: 0, seat: -1 };
 
   function $(id) { return document.getElementById(id); }
+
+  /* A label with its {name} placeholders filled from `values`. */
+  function fill(text, values) {
+    return String(text).replace(/\{(\w+)\}/g, function (m, k) { return values[k] !== undefined ? String(values[k]) : m; });
+  }
+
+  /* `n` with a counted noun in the page's language: the plural category comes from the page's
+     table of 0 … 199 (prompts/plural.j2: every rule reads only n below 3 and n % 100). */
+  function count(n, noun) {
+    var forms = UI.counts[noun];
+    var cat = UI.plural[n < 200 ? n : 100 + (n % 100)];
+    var form = forms[cat] || forms.other || forms.many;
+    return fill(form, { n: n });
+  }
+
+  function secs(x) { return fill(UI.seconds, { x: x.toFixed(3) }); }
+
+  function sideWon(side) { return fill(UI.side_won, { side: UI.sides[side] || side }); }
 
   /* Build a DOM element; children are nodes or strings (always inserted as text). */
   function el(tag, attrs, kids) {
@@ -76,9 +94,9 @@
     cur.id = id;
     cur.step = Math.max(0, Math.min(step || 0, g.steps.length - 1));
     cur.seat = seat === undefined || seat === null || isNaN(seat) ? -1 : seat;
-    $("game-title").textContent = g.id + " · " + g.mode + " · " + g.seats + " " + UI.seats + " · " + UI.seed + " " + g.seed;
+    $("game-title").textContent = g.id + " · " + g.mode + " · " + count(g.seats, "seats") + " · " + UI.seed + " " + g.seed;
     var r = g.result || {};
-    $("game-result").textContent = r.side ? (UI.sides[r.side] || r.side) + " " + UI.win + " · " + r.rounds + " " + UI.rounds : "";
+    $("game-result").textContent = r.side ? sideWon(r.side) + " · " + count(r.rounds, "rounds") : "";
     var sel = clear($("seat-select"));
     sel.appendChild(el("option", { value: "-1" }, [UI.full]));
     g.players.forEach(function (p, i) {
@@ -111,7 +129,7 @@
     var pane = clear($("table-pane"));
     var t = st.t;
     var d = step.d;
-    var info = [UI.round + " " + t[0], g.mode, UI.turn + ": " + g.players[t[1]].name + " (" + t[2] + ")",
+    var info = [UI.round + " " + t[0], g.mode, UI.turn + ": " + g.players[t[1]].name + " (" + (UI["phase_" + t[2]] || t[2]) + ")",
       UI.shots + " " + t[3], UI.deck + " " + t[4], UI.discard + " " + t[5] + (t[6] ? " (" + UI.top + " " + t[6] + ")" : "")];
     if (t[7]) info.push(UI.high_noon);
     pane.appendChild(el("div", { cls: "info" }, [info.join(" · ")]));
@@ -190,7 +208,7 @@
     if (!d) {
       var r = g.result || {};
       var names = (r.winners || []).map(function (i) { return g.players[i].name; }).join(", ");
-      pane.appendChild(el("strong", null, [UI.game_over + ": " + (UI.sides[r.side] || r.side) + " " + UI.win + " — " + names]));
+      pane.appendChild(el("strong", null, [UI.game_over + ": " + sideWon(r.side) + " — " + names]));
       return;
     }
     var p = g.players[d.s];
@@ -211,7 +229,7 @@
     });
     pane.appendChild(el("div", null, [UI.options + ":"]));
     pane.appendChild(ol);
-    var meta = UI.latency + " " + d.lat.toFixed(3) + " s";
+    var meta = UI.latency + " " + secs(d.lat);
     if (d.err) meta += " · " + UI.error + ": " + d.err;
     pane.appendChild(el("div", { cls: "note" }, [meta]));
   }
@@ -226,7 +244,7 @@
     if (!m) return;
     pane.appendChild(el("h3", null, [UI.model + ": " + m.label]));
     var facts = [UI.answer_mode + " " + m.mode, UI.parsed + ": " + (m.parsed === null ? "—" : m.parsed),
-      UI.latency + " " + m.lat.toFixed(3) + " s", UI.tokens + " " + m.tok.join(" / "),
+      UI.latency + " " + secs(m.lat), UI.tokens + " " + m.tok.join(" / "),
       UI.cost + " " + (m.cost === null ? "?" : "$" + m.cost.toFixed(6))];
     if (m.fb) facts.push(UI.fallback + ": " + m.fb + (m.pol ? " (" + m.pol + ")" : ""));
     if (m.cached) facts.push(UI.cached);
@@ -247,7 +265,7 @@
     var anyReasoning = false;
     m.att.forEach(function (a, i) {
       var head = UI.attempt + " " + (i + 1) + ": " + (a.ek || UI.valid) + (a.em ? " — " + a.em : "") +
-        " · " + a.lat.toFixed(3) + " s · " + UI.tokens + " " + a.tok.join(" / ") + (a.c ? " · " + UI.cached : "");
+        " · " + secs(a.lat) + " · " + UI.tokens + " " + a.tok.join(" / ") + (a.c ? " · " + UI.cached : "");
       raw.appendChild(el("div", { cls: "msg-role" }, [head]));
       if (a.raw !== null) raw.appendChild(pre(a.raw));
       if (a.tool !== null) { raw.appendChild(el("div", null, [UI.tool_args + ":"])); raw.appendChild(pre(a.tool)); }
@@ -266,7 +284,7 @@
     var g = games[cur.id];
     if (!g) return;
     var step = g.steps[cur.step];
-    $("step-label").textContent = UI.step + " " + (cur.step + 1) + " " + UI.of + " " + g.steps.length;
+    $("step-label").textContent = fill(UI.step_of, { i: cur.step + 1, n: g.steps.length });
     $("step-range").value = String(cur.step);
     $("btn-prev").disabled = cur.step === 0;
     $("btn-first").disabled = cur.step === 0;
@@ -275,7 +293,7 @@
     var nm = $("btn-next-model");
     nm.hidden = !g.models;
     nm.disabled = nextModelStep(g) < 0;
-    nm.title = nm.disabled ? UI.no_more_model : "Next model decision (m)";
+    nm.title = nm.disabled ? UI.no_more_model : UI.next_model;
     drawTable(g, g.states[cur.step], step, cur.seat);
     drawFeed(g, cur.step, cur.seat);
     drawDecision(g, step, cur.seat);
@@ -422,7 +440,7 @@
       rows.forEach(function (r) { tables[r[1] + "/" + r[2]] = [r[1], r[2]]; });
       fillSelect($("f-table"), UI.any_table, Object.keys(tables).map(function (k) { return tables[k]; })
         .sort(function (a, b) { return a[0] - b[0] || natural.compare(data.modes[a[1]], data.modes[b[1]]); })
-        .map(function (t) { return [t[0] + "/" + t[1], t[0] + " " + UI.seats + " · " + (UI.modes[data.modes[t[1]]] || data.modes[t[1]])]; }));
+        .map(function (t) { return [t[0] + "/" + t[1], count(t[0], "seats") + " · " + (UI.modes[data.modes[t[1]]] || data.modes[t[1]])]; }));
       fillSelect($("f-winner"), UI.any_winner, data.sides.map(function (s, i) { return [String(i), sideName([0, 0, 0, i])]; }));
       ["game-filter", "f-player", "f-role", "f-table", "f-winner", "f-fallbacks"].forEach(function (id) {
         $(id).addEventListener(id === "game-filter" ? "input" : "change", update);
