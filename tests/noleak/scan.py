@@ -20,10 +20,12 @@ role for that seat; a dict whose keys are all seat numbers and whose values are 
 when the seat knows that exact role, or the team it belongs to (the winning side at game over); a
 pair claim when the seat was told that pair.
 
-**Roles in text.**  Text is read line by line.  A role word (English or Russian, any case and
-inflection: ``Raider``, ``Raiders``, ``Налётчика``, ``double_agent``, ...) on a line that names a seat is
-a claim about one of the seats named on that line; it is allowed when at least one named seat's
-role (or team) is known to be that role — "☠ Bill is eliminated by Ada — was Raider." is allowed by
+**Roles in text.**  Text is read line by line.  A role word (in any of the five languages, from
+the glossaries, in any case and the forms the language writes: ``Raider``, ``Raiders``,
+``Налётчика``, ``double_agent``, ``劫匪们``, ``保安官補``, ``والعميل المزدوج``, ... — see
+:mod:`tests.noleak.role_words`) on a line that names a seat is a claim about one of the seats
+named on that line; it is allowed when at least one named seat's role (or team) is known to be
+that role — "☠ Bill is eliminated by Ada — was Raider." is allowed by
 Bill's revealed role even though Ada's is hidden — or, for Deputy and Double Agent, when both of
 the Marshal's pair are named and the seat was told the pair.  The Marshal is public, so "Marshal"
 is never a leak.  Role words on lines naming no seat make no claim about anyone (the rules, the
@@ -52,6 +54,7 @@ from harness.views.names import LOCALES, card_name, default_names, mode_name
 
 from .account import SPECTATOR, Account
 from .event_visibility import audience_of, rule_for
+from .role_words import role_patterns, role_word_starts
 
 TEAM_ROLES = {
     "law": frozenset({"marshal", "deputy"}),
@@ -69,18 +72,17 @@ FACE_RE = re.compile(
 )
 _SUIT_RANK_RE = re.compile("([" + "".join(SUIT_SYMBOL.values()) + "])" + _RANK + r"(?!\w)")
 _SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOL.items()}
-_ROLE_WORDS = {
-    "marshal": r"marshals?|маршал\w*",
-    "deputy": r"deput(?:y|ies)|помощник\w*",
-    "raider": r"raiders?|нал[её]тчик\w*",
-    "loner": r"loners?|одиноч\w*",
-    "double_agent": r"double[ _]agents?|двойн\w*\s+агент\w*",
-}
+_ROLE_PATTERNS = role_patterns()
 ROLE_RE = re.compile(
-    r"(?<!\w)(?:" + "|".join(f"(?P<{r}>{p})" for r, p in _ROLE_WORDS.items()) + r")(?!\w)"
+    f"(?={role_word_starts()})(?:"
+    + "|".join(f"(?P<r{i}>{p})" for i, (_, p) in enumerate(_ROLE_PATTERNS))
+    + ")"
     r"(?P<count>\s+\d)?",
     re.IGNORECASE,
 )
+# A seat's name ends where a letter of its own kind cannot continue it: Chinese and Japanese
+# write names right against their words ("Ada是劫匪"), Arabic attaches prefixes to them.
+_NOT_IN_NAME = r"[^\W\u0600-\u06ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
 _FACES = frozenset(CARD_FACE)
 
 
@@ -137,7 +139,7 @@ def card_identities(text: str) -> list[tuple[str, str]]:
 
 
 def _role_of_match(m: re.Match[str]) -> str:
-    return next(r for r in _ROLE_WORDS if m.group(r) is not None)
+    return next(r for i, (r, _) in enumerate(_ROLE_PATTERNS) if m.group(f"r{i}") is not None)
 
 
 class _Scanner:
@@ -159,7 +161,9 @@ class _Scanner:
         self.pair = account.pair(seat, upto)
         self.names = list(names) if names is not None else default_names(game.n)
         self.name_re = re.compile(
-            r"(?<!\w)(" + "|".join(re.escape(n) for n in self.names) + r")(?!\w)"
+            f"(?<!{_NOT_IN_NAME})("
+            + "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
+            + f")(?!{_NOT_IN_NAME})"
         )
         self.seat_of = {n: i for i, n in enumerate(self.names)}
         self.leaks: list[str] = []

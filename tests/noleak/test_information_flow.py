@@ -55,24 +55,40 @@ def table(i: int, mode: str, n: int) -> Table:
     )
 
 
+def tables() -> dict[tuple[str, int], Table]:
+    """The table of every mode and seat count."""
+    return {
+        (mode, n): table(mi * len(SIZES) + n, mode, n)
+        for mi, mode in enumerate(MODES)
+        for n in SIZES
+    }
+
+
 @lru_cache(maxsize=1)
 def reports() -> dict[tuple[str, int], FlowReport]:
-    out: dict[tuple[str, int], FlowReport] = {}
-    for mi, mode in enumerate(MODES):
-        for n in SIZES:
-            t = table(mi * len(SIZES) + n, mode, n)
-            out[mode, n] = play_checked(
-                n,
-                mode,
-                t.seed,
-                bots=t.bots,
-                every=EVERY,
-                locale=t.locale,
-                policy=t.policy,
-                context_tokens=t.context_tokens,
-                transcript_seats=t.transcript_seats,
-            )
-    return out
+    return {
+        (mode, n): play_checked(
+            n,
+            mode,
+            t.seed,
+            bots=t.bots,
+            every=EVERY,
+            locale=t.locale,
+            policy=t.policy,
+            context_tokens=t.context_tokens,
+            transcript_seats=t.transcript_seats,
+        )
+        for (mode, n), t in tables().items()
+    }
+
+
+def test_every_language_is_checked_in_every_mode() -> None:
+    """The rotation gives each language a table, in at least two modes (the text check reads
+    role words and card labels in all five: ``role_words.py``)."""
+    modes: dict[str, set[str]] = {loc: set() for loc in LOCALES}
+    for (mode, _), t in tables().items():
+        modes[t.locale].add(mode)
+    assert all(len(m) >= 2 for m in modes.values()), modes
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -20,6 +20,8 @@ import pytest
 
 import harness.agents.table
 import harness.engine.view as engine_view
+from harness.engine.roles import ROLES
+from harness.views.names import LOCALES, role_name
 
 from .flow import FlowReport, play_checked, seed_with
 from .mutations import (
@@ -78,6 +80,7 @@ MUTATIONS: dict[str, Mutation] = {
 def run(
     table: tuple[int, str, tuple[str, ...]],
     stop_when: Callable[[FlowReport], bool] | None = None,
+    locale: str = "en",
 ) -> FlowReport:
     n, mode, characters = table
     return play_checked(
@@ -90,12 +93,13 @@ def run(
         transcript_seats=range(0, n, 2),
         history_every=1,
         stop_when=stop_when,
+        locale=locale,
     )
 
 
 @cache
-def clean_run(table: tuple[int, str, tuple[str, ...]]) -> FlowReport:
-    return run(table)
+def clean_run(table: tuple[int, str, tuple[str, ...]], locale: str = "en") -> FlowReport:
+    return run(table, locale=locale)
 
 
 def leak_label(leak: str) -> str:
@@ -130,3 +134,33 @@ def test_the_mutations_are_undone_after_each_test() -> None:
     assert engine_view.filter_event is REAL_FILTER_EVENT
     assert engine_view.build_view is REAL_BUILD_VIEW
     assert harness.agents.table.build_view is REAL_BUILD_VIEW  # type: ignore[attr-defined]
+
+
+LANGUAGE_TABLE = (5, "classic", ())
+
+
+@pytest.mark.parametrize("locale", [loc for loc in LOCALES if loc != "en"])
+def test_a_hidden_role_in_the_text_of_every_language_is_caught(
+    locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A living player's hidden role shown early reaches the Markdown view, the decision prompt
+    and the history transcript in the table's language; the text check reads it there by its
+    localized name (RULES.md §9), and the same table passes when nothing is planted."""
+    clean = clean_run(LANGUAGE_TABLE, locale)
+    assert not clean.leaks, "\n".join(clean.leaks[:10])
+
+    install(monkeypatch, build_view=role_revealed_early)
+    wanted = {"markdown", "decision_prompt", "history[since_last]"}
+
+    def caught(report: FlowReport) -> bool:
+        return wanted <= {leak_label(leak) for leak in report.leaks}
+
+    leaky = run(LANGUAGE_TABLE, stop_when=caught, locale=locale)
+    labels = {leak_label(leak) for leak in leaky.leaks}
+    assert wanted <= labels, (
+        f"{locale}: caught in {sorted(labels)}, not in {sorted(wanted - labels)}"
+    )
+    in_text = [leak for leak in leaky.leaks if leak_label(leak) in wanted]
+    hidden = [role_name(r, locale) for r in ROLES if r != "marshal"]
+    assert all("knows none of them" in leak for leak in in_text), in_text[:3]
+    assert all(any(word in leak for word in hidden) for leak in in_text), in_text[:3]

@@ -49,6 +49,17 @@ def leaks(
         "| Cole | Lucky | 6/6 | 6 | 1 | — | Revolver (1) | — | Marshal |",
         "Penalty: the Marshal eliminated a Deputy and discards all cards.",
         "Ada draws 3 (reward for a Raider).",
+        "牌桌上的身份：警长 1，副手 1，劫匪 1，独行者 1，双面特工 1",
+        "你是 **Bill**，副手。目标：",
+        "新的一局：5 个座位，双面特工（测试版）。Cole 是警长。",
+        "- Cole：身份 警长。",
+        "Cole：役職は保安官。",
+        "あなたは **Bill**、保安官補。",
+        "テーブルの役職：保安官 1、保安官補 1、襲撃者 1、一匹狼 1、二重スパイ 1",
+        "الأدوار على الطاولة: المارشال 1، نائب 1، مغوار 1، منفرد 1، العميل المزدوج 1",
+        "أنت **Bill**، الدور: نائب.",
+        "لعبة جديدة: 5 مقاعد، العميل المزدوج (تجريبي). المارشال: Cole.",
+        "- Dora: الماسورة المزدوجة — على المسافة 1",
     ],
 )
 def test_legitimate_role_text_passes(game: Game, text: str) -> None:
@@ -64,6 +75,18 @@ def test_legitimate_role_text_passes(game: Game, text: str) -> None:
         "- Dora — Двойной агент: attacked Bill (Shot);",
         "Ada — Налётчика видно сразу",
         "☠ Eli is eliminated by Ada — was loner.",  # before Eli's elimination
+        "- Ada：身份 劫匪。",
+        "你的队友：Ada（劫匪），Dora（双面特工）。",
+        "Ada是劫匪",  # a name written right against the words around it
+        "**对局结束：**独行者们——Eli。",
+        "- Ada：役職は襲撃者。",
+        "Eli：役職は保安官補。",  # the Deputy's name contains the Marshal's
+        "| Eli | 幸運 | 4/4 | 4 | 1 | — | リボルバー (1) | — | 一匹狼たち |",
+        "- Ada: الدور مغوار.",
+        "فريقك: Ada (مغوار)، Dora (العميل المزدوج).",
+        "Dora والعميل المزدوج",
+        "☠ أُقصي Eli على يد Ada — الدور: للمنفردين.",
+        "**انتهت اللعبة:** المغاوير — Ada، Dora.",
     ],
 )
 def test_a_hidden_role_next_to_a_name_is_flagged(game: Game, text: str) -> None:
