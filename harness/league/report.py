@@ -6,8 +6,9 @@
   intervals) and ``rates`` (fallbacks, invalid answers and timeouts per decision and per model
   call, call counts, latency median and p95, tokens — cached input too — cost, history policy);
   ``flags`` (:mod:`.flags`): players whose fallback rate makes their win rates not valid, too many
-  void games, unfinished paired deals.  Void games are excluded from every win rate, rating and
-  score and counted everywhere else.
+  void games, unfinished paired deals; ``spend`` (:mod:`.spend_report`): every model call the run
+  sent, from its spend ledger — preflight samples and calls of void or abandoned games included.
+  Void games are excluded from every win rate, rating and score and counted everywhere else.
 * :func:`print_report` — the run checks and the tables as rich tables on a console.
 * :func:`save_report` — ``<run>/report/summary.csv``, one CSV per table, ``flags.csv`` and
   ``report.md``.
@@ -33,11 +34,14 @@ from typing import Any
 
 import pandas as pd
 
+from harness.views.plural import count
+
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
 from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
+from .spend_report import spend_table
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
 from .stats_basic import wilson
 
@@ -53,7 +57,7 @@ __all__ = [
 ]
 
 REPORT_DIR = "report"
-TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates")
+TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend")
 NOT_VALID = "not valid"
 
 
@@ -78,6 +82,8 @@ class Report:
     void_games: int = 0
     # a model's win rate by role per locale (harness.league.locales); empty without a comparison
     locales: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # every call of the spend ledger per model player (harness.league.spend_report)
+    spend: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -168,7 +174,7 @@ def build_report(
     ratings = compute_ratings(seats, bootstrap=bootstrap, seed=seed)
     rate = rates(data.all_seats, counts, history_policies(config, counts))
     cells = [
-        f"{n}p {mode}: {k} games"
+        f"{n}p {mode}: {count(k, 'game')}"
         for (n, mode), k in data.games.groupby(["seats", "mode"]).size().items()
     ]
     return Report(
@@ -188,6 +194,7 @@ def build_report(
         flags=flags,
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
+        spend=spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"]),
     )
 
 
@@ -371,6 +378,25 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("cached in", "cached_input_tokens", _int),
         ],
     ),
+    "spend": (
+        "Spend — every model call the run sent, from spend.jsonl: preflight samples and calls of "
+        "games without a result (void, or in flight at a stop) included and shown apart",
+        [
+            ("player", "player", _text),
+            ("model", "model", _text),
+            ("calls", "calls", _int),
+            ("failed", "failed", _int),
+            ("cancelled", "cancelled", _int),
+            ("input tokens", "input_tokens", _int),
+            ("cached in", "cached_input_tokens", _int),
+            ("output tokens", "output_tokens", _int),
+            ("cost", "cost_usd", _usd),
+            ("preflight calls", "preflight_calls", _int),
+            ("preflight cost", "preflight_cost_usd", _usd),
+            ("no-result calls", "outside_calls", _int),
+            ("no-result cost", "outside_cost_usd", _usd),
+        ],
+    ),
     "base_rates": (
         "Base win rate of each role (all players) by table size and mode",
         [
@@ -383,7 +409,8 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
-SHOWN = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "model_calls", "base_rates")
+SHOWN = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "model_calls", "spend",
+         "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -393,6 +420,8 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"] == "model"]
+        elif name == "spend" and report.spend.empty:
+            continue
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -427,8 +456,8 @@ def _cells(df: pd.DataFrame, spec: list[Column]) -> list[list[str]]:
 def _headline(report: Report) -> str:
     void = f", {report.void_games} void" if report.void_games else ""
     return (
-        f"League report — run {report.name}: {report.games} games{void}, "
-        f"{report.seat_games} seats ({'; '.join(report.cells)})"
+        f"League report — run {report.name}: {count(report.games, 'game')}{void}, "
+        f"{count(report.seat_games, 'seat')} ({'; '.join(report.cells)})"
     )
 
 
@@ -476,7 +505,9 @@ def markdown(report: Report) -> str:
     """The report as Markdown: a headline, the run checks and one table per DataFrame."""
     parts = [f"# {_md_escape(_headline(report))}", ""]
     parts.append(
-        f"Computed from `{report.run_dir}/games.jsonl` alone (last game finished "
+        f"Computed from `{report.run_dir}/games.jsonl`"
+        + (" and the spend ledger `spend.jsonl`" if not report.spend.empty else " alone")
+        + f" (last game finished "
         f"{report.last_finished}); rating intervals from {report.bootstrap} bootstrap resamples "
         "of the games."
     )

@@ -1,0 +1,68 @@
+"""The ``spend`` table of a league report: what every model player's calls cost, from the run's
+spend ledger (``spend.jsonl``, :mod:`.ledger`) rather than from the game records.
+
+The game records hold the calls of the games with a result; the ledger holds every call that was
+sent — preflight samples, retries, calls of void games and of games abandoned by a stop — so the
+table shows the whole bill next to the part that bought results:
+
+``player, provider, model, calls, answered, failed, cancelled, input_tokens, cached_input_tokens,
+output_tokens, cost_usd, unpriced_calls, preflight_calls, preflight_cost_usd, outside_calls,
+outside_cost_usd`` — ``outside``: calls of games that are not among the results (void games,
+games in flight when the run stopped); preflight calls are counted apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from .ledger import SPEND_FILE, SpendLedger
+
+COLUMNS = [
+    "player", "provider", "model", "calls", "answered", "failed", "cancelled", "input_tokens",
+    "cached_input_tokens", "output_tokens", "cost_usd", "unpriced_calls", "preflight_calls",
+    "preflight_cost_usd", "outside_calls", "outside_cost_usd",
+]  # fmt: skip
+
+
+def spend_table(run_dir: str | Path, result_games: Iterable[str]) -> pd.DataFrame:
+    """One row per model player of the ledger of ``run_dir`` (empty without a ledger);
+    ``result_games``: the ids of the games whose results count."""
+    path = Path(run_dir) / SPEND_FILE
+    lines = SpendLedger(path).lines() if path.exists() else []
+    if not lines:
+        return pd.DataFrame(columns=COLUMNS)
+    counted = set(result_games)
+    calls = pd.DataFrame(
+        [
+            {
+                "player": line.player,
+                "provider": line.provider,
+                "model": line.model,
+                "calls": 1,
+                "answered": line.outcome == "answered",
+                "failed": line.outcome == "failed",
+                "cancelled": line.outcome == "cancelled",
+                "input_tokens": line.input_tokens,
+                "cached_input_tokens": line.cached_input_tokens,
+                "output_tokens": line.output_tokens,
+                "cost_usd": line.cost_usd or 0.0,
+                "unpriced_calls": line.cost_usd is None and line.outcome == "answered",
+                "preflight_calls": line.purpose == "preflight",
+                "outside_calls": line.purpose is None and line.game_id not in counted,
+            }
+            for line in lines
+        ]
+    )
+    calls["preflight_cost_usd"] = calls["cost_usd"].where(calls["preflight_calls"], 0.0)
+    calls["outside_cost_usd"] = calls["cost_usd"].where(calls["outside_calls"], 0.0)
+    sums = [c for c in COLUMNS if c not in ("player", "provider", "model")]
+    out = calls.groupby("player", sort=True).agg(
+        {"provider": "first", "model": "first", **dict.fromkeys(sums, "sum")}
+    )
+    out = out.reset_index()[COLUMNS]
+    ints = [c for c in sums if not c.endswith("_usd")]
+    out[ints] = out[ints].astype(int)
+    return out
