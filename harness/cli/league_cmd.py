@@ -13,6 +13,7 @@ from typing import Any
 from harness.league.config import ConfigError, load_config
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
+from harness.views.plural import count
 
 from .errors import CliError
 from .progress import Progress
@@ -108,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
             runner.model_seats.ledger.add(spent)
     t0 = time.monotonic()
     p = runner.progress
-    print(f"league {config.name}: {p.total} games ({p.skipped} already finished) → {run_dir}")
+    print(
+        f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) → {run_dir}"
+    )
     try:
         _run_with_progress(runner, not args.no_progress)
     except LeagueInterrupted as e:  # SIGINT / SIGTERM: one line, how to resume, 130 / 143
@@ -122,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             executor.close()
     elapsed = time.monotonic() - t0
     print(
-        f"finished {p.done}/{p.total} games in {elapsed:.1f} s · fallbacks {p.fallbacks}"
+        f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · fallbacks {p.fallbacks}"
         f" · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
         file=sys.stderr,
     )

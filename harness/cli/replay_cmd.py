@@ -32,6 +32,7 @@ from harness.replay import (
 from harness.replay.inspect import REPORT_TEMPLATES
 from harness.views.names import LOCALES, feed_title
 from harness.views.narrate import Narrator
+from harness.views.plural import count
 from harness.views.render import render_markdown
 from harness.views.table_text import table_text
 
@@ -111,9 +112,11 @@ def _verify_all(store: RunStore, progress: bool = True) -> int:
                 print(result.summary())
             bar.advance(note=f"{bad} diverge" if bad else "")
     if bad:
-        print(f"{bad} of {len(games)} games diverge")
+        print(f"{bad} of {count(len(games), 'game')} diverge")
         return 1
-    print(f"verified: {len(games)} games, {n_dec} decisions, {n_ev} events")
+    print(
+        f"verified: {count(len(games), 'game')}, {count(n_dec, 'decision')}, {count(n_ev, 'event')}"
+    )
     return 0
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from harness.records.store import RecordError
 from harness.views.names import LOCALES
+from harness.views.plural import count
 
 from .errors import CliError
 from .progress import Progress
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise CliError(f"cannot write the report: {e.strerror or e}") from None
     mb = result.bytes / 1e6
-    print(f"report: {result.index} ({result.games} games, {mb:.1f} MB, {result.seconds:.1f} s)")
+    n_games = count(result.games, "game")
+    print(f"report: {result.index} ({n_games}, {mb:.1f} MB, {result.seconds:.1f} s)")
     for w in result.warnings[:5]:
         print(f"warning: {w}")
     return 0

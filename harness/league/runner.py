@@ -35,6 +35,7 @@ from harness.agents.decision_record import INVALID_KINDS
 from harness.agents.seat import FatalSeatError
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
 from harness.records.store import GameFile
+from harness.views.plural import count
 
 from .config import LeagueConfig, parse_config
 from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled
@@ -223,7 +224,7 @@ class LeagueRunner:
         reached = cap_reached(self.config.spending, cost_usd, tokens, at_start=at_start)
         if reached is None:
             return None
-        done = f"{self.progress.done} of {self.progress.total} games finished"
+        done = f"{self.progress.done} of {count(self.progress.total, 'game')} finished"
         return f"{reached}; {done} (raise the cap and --resume to continue)"
 
     def _on_spend(self, cost_usd: float, tokens: int) -> None:
@@ -325,14 +326,14 @@ class LeagueRunner:
     def _interrupt_message(self) -> str:
         assert self.interrupted is not None
         p = self.progress
+        left = len(self.unfinished)
+        keep = "keeps" if left == 1 else "keep"
         kept = (
-            f"; {len(self.unfinished)} unfinished games keep every decision made so far"
-            if self.unfinished
-            else ""
+            f"; {count(left, 'unfinished game')} {keep} every decision made so far" if left else ""
         )
         return (
-            f"interrupted by {signal.Signals(self.interrupted).name}: {p.done} of {p.total} "
-            f"games finished{kept}"
+            f"interrupted by {signal.Signals(self.interrupted).name}: {p.done} of "
+            f"{count(p.total, 'game')} finished{kept}"
         )
 
     def finish_game(self, parts: tuple[str, str, str, str]) -> None:
