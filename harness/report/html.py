@@ -12,8 +12,11 @@ Layout of the output folder (default ``RUN/report``)::
                         game is opened, by injecting a ``<script>`` tag (``fetch()`` of
                         ``file://`` is blocked in Chrome); it calls ``BangReport.gameLoaded``
 
-All text comes from the jinja2 templates in ``prompts/report`` (the page) and the engine's own
-narration and label templates (events, options, cards).  Game files are written by worker
+All text comes from the jinja2 templates in ``prompts/report`` (the page) with the words of the
+report's locale (:mod:`harness.report.labels`: headings, tables, charts, the viewer's words that
+``report.js`` reads from the page's JSON; the game's glossary for roles, modes and sides) and the
+engine's own narration and label templates (events, options, cards).  The page is
+``dir="rtl"`` for Arabic; the inline SVG charts stay left to right inside it.  Game files are written by worker
 processes; the league statistics (:mod:`harness.report.figures`, the slowest single piece:
 bootstrap ratings) are computed in one of them at the same time.
 """
@@ -200,7 +203,12 @@ def charts(
                 100 * r["score"],
                 None if r["score_lo"] is None else 100 * r["score_lo"],
                 None if r["score_hi"] is None else 100 * r["score_hi"],
-                f"{_pp(r['score'])} {C['pp']} ({_pp(r['score_lo'])} – {_pp(r['score_hi'])})",
+                fill(
+                    C["adjusted_value"],
+                    value=_pp(r["score"]),
+                    lo=_pp(r["score_lo"]),
+                    hi=_pp(r["score_hi"]),
+                ),
                 fill(
                     C["adjusted_tip"],
                     player=r["player"],
