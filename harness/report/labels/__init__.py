@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jinja2 import Environment, FileSystemLoader
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from harness.paths import PROMPTS_DIR
 from harness.views.glossary import LOCALES
+from harness.views.render import environment
 
 __all__ = [
     "LABELS_DIR",
@@ -158,8 +157,7 @@ def fill(text: str, **values: Any) -> str:
 
 @lru_cache(maxsize=1)
 def _plural_macro() -> Any:
-    env = Environment(loader=FileSystemLoader(PROMPTS_DIR), autoescape=False)
-    return env.get_template("plural.j2").module.category  # type: ignore[attr-defined]
+    return environment().get_template("plural.j2").module.category  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=4096)
