@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, get_args
 
+from harness.agents.decision_record import FallbackReason
 from harness.engine.roles import ROLES
+from harness.league.ledger import SPENDING_CAP_FALLBACK
 from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
 from harness.views.names import LOCALES
@@ -22,7 +24,8 @@ from harness.views.names import LOCALES
 from .errors import CliError
 from .replay_cmd import open_run
 
-FALLBACKS = ("timeout", "error", "invalid_answer", "any")
+# a model seat's own reasons, then a web seat's: handed to its bot (autopilot) or past a spending cap
+FALLBACKS = (*get_args(FallbackReason), "autopilot", SPENDING_CAP_FALLBACK, "any")
 DEFAULT_LIMIT = 20
 
 

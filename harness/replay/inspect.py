@@ -77,7 +77,8 @@ class DecisionFilter:
     """Which decisions to show; ``None`` / ``False`` fields match everything.
 
     ``model`` matches ``provider/model`` or the bare model name (shell wildcards allowed);
-    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``) or ``any``.
+    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``autopilot``,
+    ``spending_cap``) or ``any``.
     """
 
     model: str | None = None

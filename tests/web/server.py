@@ -65,8 +65,10 @@ class LiveServer:
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # generous: CI machines may be loaded
         while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the test server stopped while starting (see its log above)")
             if time.monotonic() > deadline:
                 raise RuntimeError("the test server did not start")
             time.sleep(0.02)

@@ -16,6 +16,7 @@ import yaml
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger
 from harness.records import RunStore
+from harness.replay import DecisionFilter, inspect_decisions
 from tests.fakes import Malformed
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
@@ -108,6 +109,9 @@ def test_a_reached_cap_hands_the_model_seats_to_their_bots(
         outcomes = [o for o in g.seat_outcomes if o.player == "gpt-test"]
         assert sum(o.fallbacks.get("spending_cap", 0) for o in outcomes) == len(reasons) - first
     assert capped > 0
+    # inspect finds exactly those decisions by their reason
+    shown, total = inspect_decisions(store, DecisionFilter(fallback="spending_cap"))
+    assert total == len(shown) == capped
 
 
 def test_a_restart_with_the_same_folder_starts_from_the_ledger(
