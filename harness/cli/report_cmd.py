@@ -28,7 +28,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
     p.add_argument("--out", metavar="DIR", help="output folder (default: RUN/report)")
-    p.add_argument("--locale", choices=LOCALES, default="en", help="language of game text")
+    p.add_argument(
+        "--locale",
+        choices=LOCALES,
+        default="en",
+        help="language of the report: its labels and the game text",
+    )
     p.add_argument("--workers", type=int, metavar="N", help="processes (default: all CPUs)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run)
