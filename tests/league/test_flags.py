@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.flags import EXIT_FLAGGED, check_run
+from harness.league.flags import EXIT_FLAGGED, _messages, check_run
 from harness.league.report import build_report, markdown, save_report
 from harness.records import RunStore
 from tests.fakes import Answer, FakeOpenAIServer, Malformed
@@ -101,7 +101,7 @@ def test_void_games_are_excluded_from_win_rates_and_flagged(bot_run: Path, tmp_p
     kinds = [f.kind for f in report.flags.flags]
     assert "void_games" in kinds and report.exit_code == EXIT_FLAGGED  # 1/8 > 5 %
     msg = next(f.message for f in report.flags.flags if f.kind == "void_games")
-    assert msg.startswith("1 of 8 games are void (12.5 %, limit 5.0 %): 20 consecutive fallbacks")
+    assert msg.startswith("1 of 8 games is void (12.5 %, limit 5.0 %): 20 consecutive fallbacks")
     # the whole deal 0 is no longer balanced either
     assert "unfinished_blocks" in kinds
     # a threshold from the run's config: a note, not a flag
@@ -110,7 +110,7 @@ def test_void_games_are_excluded_from_win_rates_and_flagged(bot_run: Path, tmp_p
     (run / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
     flags = check_run(run)
     assert "void_games" not in [f.kind for f in flags.flags]
-    assert flags.notes == ["1 of 8 games are void and excluded from win rates"]
+    assert flags.notes == ["1 of 8 games is void and excluded from win rates"]
     # counted in every format: headline, Markdown, CSV
     report = build_report(run, bootstrap=0)
     assert "8 games, 1 void," in markdown(report).splitlines()[0]
@@ -229,3 +229,12 @@ def test_flag_reasons_come_from_the_records(failing_model_run: tuple[Path, int, 
         flag is not None
         and f"{100 * fell / total:.1f} % of {total} model decisions" in flag.message
     )
+
+
+def test_flag_lines_count_in_english() -> None:
+    m = _messages()
+    assert "of 1 model decision fell back" in m.fallbacks("p", "", 1.0, 1, 0.05, "")
+    assert "of 2 model decisions fell back" in m.fallbacks("p", "", 1.0, 2, 0.05, "")
+    assert m.void_note(1, 1) == "1 of 1 game is void and excluded from win rates"
+    assert m.void_note(2, 8) == "2 of 8 games are void and excluded from win rates"
+    assert m.void_games(0, 2, 0.0, 0.05, "").startswith("0 of 2 games are void (0.0 %")
