@@ -106,7 +106,7 @@ async def _receive(socket: WebSocket) -> str | bytes | None:
     return text if text is not None else (msg.get("bytes") or b"")
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=len(LOCALES))
 def _library(locale: str) -> dict[str, Any]:
     data = json.loads((RULES_MD_DIR / "rules.json").read_text(encoding="utf-8"))
     return {

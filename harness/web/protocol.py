@@ -19,12 +19,13 @@ MAX_FRAME_BYTES = 4096
 
 Mode = Literal["classic", "partners", "double_agent", "old_classic"]
 Speed = Literal["slow", "normal", "fast"]
-Locale = Literal["en", "ru"]
+Locale = Literal["en", "ru", "zh", "ja", "ar"]  # harness.views.names.LOCALES
 DecisionSeconds = Literal[15, 30, 60, 90]
 ClaimRole = Literal["deputy", "raider", "loner"]
 Reaction = Literal["like", "funny", "angry", "scared", "deal", "suspect", "gg"]
 
-PAGE_LOCALES: tuple[Locale, ...] = ("en", "ru")  # the languages of the page's own words
+# the languages of the page's own words (static/i18n.js) and of its game text (the glossaries)
+PAGE_LOCALES: tuple[Locale, ...] = ("en", "ru", "zh", "ja", "ar")
 SPEEDS: tuple[Speed, ...] = ("slow", "normal", "fast")
 DECISION_SECONDS: tuple[int, ...] = (15, 30, 60, 90)
 REACTIONS: dict[str, str] = {

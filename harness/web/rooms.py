@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from harness.engine import Game
+from harness.views.names import word
 
 from .connection import Connection
 from .frames import over_frame, view_frame
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SlotKind = Literal["empty", "person", "bot", "model"]
-BOT_WORD = {"en": "Bot", "ru": "Бот"}
-AI_WORD = {"en": "AI", "ru": "ИИ"}
 
 
 class RoomError(Exception):
@@ -91,16 +90,17 @@ class Room:
         return [c for s in self.slots for c in s.conns] + list(self.spectators)
 
     def names(self, locale: str) -> list[str]:
-        """Seat names as shown in ``locale`` (bots and model seats are "Bot 3", "ИИ 5")."""
+        """Seat names as shown in ``locale``: bots and model seats are "Bot 3", "ИИ 5", "ボット 2" —
+        the glossary's words ``bot`` and ``ai`` with the seat's number."""
         if locale not in self._names:
             out = []
             for i, s in enumerate(self.slots):
                 if s.kind == "person":
                     out.append(s.name)
                 elif s.kind == "bot":
-                    out.append(f"{BOT_WORD[locale]} {i + 1}")
+                    out.append(f"{word('bot', locale)} {i + 1}")
                 elif s.kind == "model":
-                    out.append(f"{AI_WORD[locale]} {i + 1}")
+                    out.append(f"{word('ai', locale)} {i + 1}")
                 else:
                     out.append("—")
             self._names[locale] = out

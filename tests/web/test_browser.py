@@ -4,7 +4,8 @@ Two browser contexts are two people.  One creates a room, the other joins by its
 seats a model (a fake OpenAI server on 127.0.0.1) and fills the rest with bots; both play a whole
 game through the page.  On the way the host hands the second person's seat to the bot and gives
 it back, the second person reloads the page mid-game and gets the seat back, and switches to
-Russian.  The finished game is then in ``bangarena report``.
+Russian (after a look at the table in Arabic, right to left).  The finished game is then in
+``bangarena report``.
 
 Needs ``pip install playwright`` (never ``playwright install``: the system chromium is used) and
 ``apt-get install -y chromium``; skipped with the reason when either is missing.  Saves
@@ -108,12 +109,22 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             assert "openai/gpt-test" in ann.inner_text('.seat[data-seat="2"] .badge')
 
             # Bob switches to Russian: the page and the game's own labels change.
-            bob.click("#btn-locale")
+            bob.select_option("#in-locale", "ru")
             bob.wait_for_function(
                 "document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('Бот 4')"
             )
             assert "Раунд" in bob.inner_text("#status")
             assert "Ты — Bob" in bob.inner_text("#you-line")
+            # ... and to Arabic for a moment: right to left, the page's and the game's words.
+            bob.select_option("#in-locale", "ar")
+            bob.wait_for_selector('html[dir="rtl"][lang="ar"]')
+            bob.wait_for_function(
+                "document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('بوت 4')"
+            )
+            assert bob.inner_text("#btn-table-back") == "→ رجوع"
+            assert "الجولة" in bob.inner_text("#status")
+            bob.select_option("#in-locale", "ru")
+            bob.wait_for_selector('html[dir="ltr"][lang="ru"]')
 
             room = srv.registry.rooms[code]
             steps = {"autopilot": "off", "reloaded": False, "clicks": 0}

@@ -13,6 +13,8 @@ if (!I18N[S.locale]) S.locale = "en";
 
 const $ = (id) => document.getElementById(id);
 const t = (key) => (I18N[S.locale] || I18N.en)[key] || key;
+// A word with its blanks ("Round {n}") filled in: tf("round", {n: 3}).
+const tf = (key, vars) => t(key).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -129,9 +131,14 @@ function render() {
 
 function translateStatic() {
   document.documentElement.lang = S.locale;
+  document.documentElement.dir = t("dir");
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
   for (const e of document.querySelectorAll("[data-title]")) e.title = t(e.dataset.title);
-  $("btn-locale").textContent = S.locale === "ru" ? "EN" : "RU";
+  const langs = $("in-locale");
+  if (!langs.childElementCount) {
+    for (const [loc, words] of Object.entries(I18N)) langs.append(el("option", {value: loc, lang: loc, text: words.language}));
+  }
+  langs.value = S.locale;
   $("in-code").placeholder = t("code");
   if (S.meta) fillStartSelects();
 }
@@ -195,9 +202,9 @@ function renderLobby() {
       }
     }
     const who = s.kind === "empty" ? "—" : s.name;
-    const notes = [s.seat === r.host ? t("host") : null, s.seat === r.you ? t("you") : null].filter(Boolean).join(", ");
+    const notes = [s.seat === r.host ? t("host") : null, s.seat === r.you ? t("you") : null].filter(Boolean).join(t("list_sep"));
     body.append(el("tr", {"data-seat": s.seat},
-      el("td", {text: `${t("seat")} ${s.seat + 1}`}), el("td", {class: "name", text: who}),
+      el("td", {text: tf("seat", {n: s.seat + 1})}), el("td", {class: "name", text: who}),
       el("td", {class: "kind", text: badge(s)}), el("td", {class: "muted", text: notes}), tools));
   }
   $("btn-fill").hidden = $("btn-start").hidden = !r.is_host;
@@ -206,7 +213,7 @@ function renderLobby() {
 
 function statusLine(ctx) {
   const tb = ctx.table;
-  const parts = [el("span", {text: `${t("round")} ${tb.round}`})];
+  const parts = [el("span", {text: tf("round", {n: tb.round})})];
   if (tb.high_noon) parts.push(el("span", {class: "noon", text: ` · ☀ ${t("high_noon")}`}));
   parts.push(el("span", {text: ` · ${t("turn")}: ${tb.turn_name}`}));
   const d = ctx.decision;
@@ -217,9 +224,9 @@ function statusLine(ctx) {
 function renderTable() {
   const ctx = S.ctx, r = S.room;
   $("status").replaceChildren(...statusLine(ctx));
-  const comp = ctx.table.composition.map((c) => `${c.role_name} ${c.count}`).join(", ");
+  const comp = ctx.table.composition.map((c) => `${c.role_name} ${c.count}`).join(t("list_sep"));
   $("you-line").replaceChildren(
-    el("span", {text: ctx.you ? `${t("you_are")} ${ctx.you.name}, ${ctx.you.role_name}` : t("spectating")}),
+    el("span", {text: ctx.you ? `${t("you_are")} ${ctx.you.name}${t("list_sep")}${ctx.you.role_name}` : t("spectating")}),
     el("span", {class: "comp", text: `${t("roles_at_table")}: ${comp} · ${ctx.table.mode_name}`}));
   for (const k of ctx.knowledge) $("you-line").append(el("div", {class: "muted", text: k.kind === "role" ? `${k.name}: ${k.role_name}` : k.names.join(" / ")}));
   renderRing(ctx, r);
@@ -305,7 +312,7 @@ function openMark(s) {
   const ctx = S.ctx;
   if (!ctx || !ctx.you || !ctx.you.alive || s.you || !s.alive || $("signals").hidden) return;
   markTarget = s.seat;
-  $("mark-title").textContent = `${t("mark_title")} ${s.name}`;
+  $("mark-title").textContent = tf("mark_title", {name: s.name});
   $("mark-menu").showModal();
 }
 function onSignal(sig) {
@@ -360,7 +367,7 @@ function settings() {
     decision_seconds: Number($("in-time").value), speed: $("in-speed").value};
 }
 function playerName() {
-  const name = $("in-name").value.trim() || (S.locale === "ru" ? "Гость" : "Guest");
+  const name = $("in-name").value.trim() || t("guest");
   localStorage.setItem("bangarena.name", name);
   return name;
 }
@@ -387,8 +394,8 @@ function wire() {
     try { await navigator.clipboard.writeText(link); toast(t("copied")); } catch (e) { toast(link); }
   };
   $("speed").onchange = () => send({type: "speed", speed: $("speed").value});
-  $("btn-locale").onclick = () => {
-    S.locale = S.locale === "ru" ? "en" : "ru";
+  $("in-locale").onchange = () => {
+    S.locale = $("in-locale").value;
     localStorage.setItem("bangarena.locale", S.locale);
     send({type: "locale", locale: S.locale});
     render();
