@@ -26,6 +26,7 @@ from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, SeatOutcome
 from harness.records.digest import EventDigest
 from harness.records.models import VOID_SIDE, SeatPlayer
+from harness.records.store import GameParts, game_parts, parse_game_parts
 
 from .config import LeagueConfig
 from .schedule import GameSpec
@@ -44,6 +45,14 @@ class GameOutput:
     decisions: list[DecisionLine]
     end: GameEnd
     record: GameRecord
+
+    def parts(self) -> GameParts:
+        """The records as JSON text, to send to the process that writes the run."""
+        return game_parts(self.start, self.decisions, self.end, self.record)
+
+    @classmethod
+    def from_parts(cls, parts: GameParts) -> GameOutput:
+        return cls(*parse_game_parts(parts))
 
 
 def non_model_agent(kind: str, player: str, seat: int, spec: GameSpec) -> Agent:

@@ -33,8 +33,8 @@ from typing import Any
 from harness.agents.deadline import watch_loop
 from harness.agents.decision_record import INVALID_KINDS
 from harness.agents.seat import FatalSeatError
-from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
-from harness.records.store import GameFile
+from harness.records import DecisionLine, GameRecord, RunStore
+from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 
 from .config import LeagueConfig, parse_config
@@ -127,26 +127,14 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_in_process(spec: GameSpec, config_json: str, run: str) -> tuple[str, str, str, str]:
+def _play_in_process(spec: GameSpec, config_json: str, run: str) -> GameParts:
     """Worker-process entry: play a game without model seats; return its records as JSON."""
     config = _worker_config(config_json)
-    out = asyncio.run(play_scheduled(spec, config, run))
-    return (
-        out.start.model_dump_json(),
-        json.dumps([d.model_dump(mode="json") for d in out.decisions]),
-        out.end.model_dump_json(),
-        out.record.model_dump_json(),
-    )
+    return asyncio.run(play_scheduled(spec, config, run)).parts()
 
 
-def _from_json(parts: tuple[str, str, str, str]) -> GameOutput:
-    start_j, decisions_j, end_j, record_j = parts
-    return GameOutput(
-        GameStart.model_validate_json(start_j),
-        [DecisionLine.model_validate(d) for d in json.loads(decisions_j)],
-        GameEnd.model_validate_json(end_j),
-        GameRecord.model_validate_json(record_j),
-    )
+def _from_json(parts: GameParts) -> GameOutput:
+    return GameOutput.from_parts(parts)
 
 
 def failed_every_call(line: DecisionLine) -> bool:
@@ -336,9 +324,14 @@ class LeagueRunner:
             f"{count(p.total, 'game')} finished{kept}"
         )
 
-    def finish_game(self, parts: tuple[str, str, str, str]) -> None:
-        """Write a game an executor played elsewhere (its records as JSON)."""
-        self._finish(_from_json(parts))
+    def finish_game(self, parts: GameParts) -> None:
+        """Write a game played elsewhere from its records as JSON text, as they came."""
+        self.finish_games([parts])
+
+    def finish_games(self, batch: list[GameParts]) -> None:
+        for record in self.store.write_games_parts(batch):
+            self.unfinished.discard(record.game_id)
+            self.progress.update(record)
 
     async def _run_plain(self, specs: list[GameSpec]) -> None:
         if not specs:
@@ -362,8 +355,9 @@ class LeagueRunner:
                 loop.run_in_executor(pool, _play_in_process, spec, config_json, run)
                 for spec in specs
             }
-            for fut in asyncio.as_completed(pending):
-                self._finish(_from_json(await fut))
+            while pending:  # the games ended meanwhile are written together
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                self.finish_games([f.result() for f in done])
                 if self.stop_reason:
                     break
         finally:

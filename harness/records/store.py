@@ -1,14 +1,17 @@
 """The files of one run, written so that a stop loses no decision that was made.
 
 * Games played in worker processes (no model seats) are written when they end: the game's own
-  file whole to a temporary name, renamed into place (:meth:`RunStore.write_game`).
+  file whole to a temporary name, renamed into place (:meth:`RunStore.write_game`).  A worker
+  sends the game's lines as JSON text (:data:`GameParts`) and they are written as they came
+  (:meth:`RunStore.write_game_parts`), with no second serialisation.
 * Games with model seats are streamed (:meth:`RunStore.open_game`): the start line, then each
   decision line appended and flushed as it is made, then the end line; a stopped game's file holds
   every decision made so far and :meth:`RunStore.partial_game` reads it back for ``--resume``.
 
 Then the game's line is appended to ``games.jsonl`` and flushed to disk; only games listed in
 ``games.jsonl`` count as finished, so a resumed run continues exactly the games that were in
-flight.
+flight.  Everything written goes through :func:`harness.records.redact.redact_text` first (one
+pass per file or line).
 """
 
 from __future__ import annotations
@@ -21,9 +24,8 @@ from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from harness.agents.redact import redact
-
 from .models import DecisionLine, GameEnd, GameRecord, GameStart
+from .redact import redact_text
 
 
 class RecordError(ValueError):
@@ -31,6 +33,10 @@ class RecordError(ValueError):
 
 
 Record = TypeVar("Record", bound=BaseModel)
+
+# A finished game as JSON text: its start line, its decision lines (each ending with a newline),
+# its end line and its games.jsonl line.
+GameParts = tuple[str, str, str, str]
 
 
 def read_records(
@@ -57,16 +63,19 @@ def read_records(
 
 def _json(record: BaseModel) -> str:
     """The record's JSON line, API keys redacted (the last pass before anything is written)."""
-    return redact(record.model_dump_json())
+    return redact_text(record.model_dump_json())
 
 
-def _replace_file(path: Path, records: Sequence[BaseModel]) -> None:
-    """Write ``records`` as JSON lines to a temporary file, flush it to disk and rename it to
+def _lines(records: Sequence[BaseModel]) -> str:
+    return "".join(r.model_dump_json() + "\n" for r in records)
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Write ``text`` (JSON lines) to a temporary file, flush it to disk and rename it to
     ``path`` (atomically: ``path`` is the old file or the whole new one)."""
     tmp = path.with_suffix(".jsonl.tmp")
-    text = "".join(r.model_dump_json() + "\n" for r in records)
     with tmp.open("w", encoding="utf-8") as f:
-        f.write(redact(text))  # one pass over the whole file (see _json)
+        f.write(redact_text(text))  # one pass over the whole file (see _json)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
@@ -74,9 +83,34 @@ def _replace_file(path: Path, records: Sequence[BaseModel]) -> None:
 
 def _append_line(path: Path, text: str) -> None:
     with path.open("a", encoding="utf-8") as f:
-        f.write(redact(text) + "\n")
+        f.write(redact_text(text) + "\n")
         f.flush()
         os.fsync(f.fileno())
+
+
+def game_parts(
+    start: GameStart, decisions: Sequence[DecisionLine], end: GameEnd, record: GameRecord
+) -> GameParts:
+    """A finished game's records as JSON text (to send from a worker process or task)."""
+    return (
+        start.model_dump_json(),
+        _lines(decisions),
+        end.model_dump_json(),
+        record.model_dump_json(),
+    )
+
+
+def parse_game_parts(
+    parts: GameParts,
+) -> tuple[GameStart, list[DecisionLine], GameEnd, GameRecord]:
+    """The records of :func:`game_parts` text."""
+    start, decisions, end, record = parts
+    return (
+        GameStart.model_validate_json(start),
+        [DecisionLine.model_validate_json(x) for x in decisions.splitlines()],
+        GameEnd.model_validate_json(end),
+        GameRecord.model_validate_json(record),
+    )
 
 
 class GameFile:
@@ -126,14 +160,38 @@ class RunStore:
         end: GameEnd,
         record: GameRecord,
     ) -> None:
-        _replace_file(self.games_dir / f"{start.game_id}.jsonl", [start, *decisions, end])
-        _append_line(self.games_path, record.model_dump_json())
+        self._write_game(start.game_id, _lines([start, *decisions, end]), record.model_dump_json())
+
+    def write_game_parts(self, parts: GameParts) -> GameRecord:
+        """Write a finished game from its JSON text (:func:`game_parts`) as it is; returns its
+        games.jsonl record (the only part read back)."""
+        return self.write_games_parts([parts])[0]
+
+    def write_games_parts(self, batch: Sequence[GameParts]) -> list[GameRecord]:
+        """Write several finished games at once: each game's file, then their games.jsonl lines
+        in one append flushed to disk once (a stop in between leaves them unfinished, to be
+        played again from their seeds)."""
+        if not batch:
+            return []
+        records = []
+        for start, decisions, end, record_line in batch:
+            record = GameRecord.model_validate_json(record_line)
+            _replace_file(
+                self.games_dir / f"{record.game_id}.jsonl", f"{start}\n{decisions}{end}\n"
+            )
+            records.append(record)
+        _append_line(self.games_path, "\n".join(parts[3] for parts in batch))
+        return records
+
+    def _write_game(self, game_id: str, text: str, record_line: str) -> None:
+        _replace_file(self.games_dir / f"{game_id}.jsonl", text)
+        _append_line(self.games_path, record_line)
 
     def open_game(self, start: GameStart, decisions: Sequence[DecisionLine] = ()) -> GameFile:
         """Start the streamed file of a game with its start line and ``decisions`` (those of a
         resumed game), replacing any earlier file atomically; returns it open for appending."""
         path = self.games_dir / f"{start.game_id}.jsonl"
-        _replace_file(path, [start, *decisions])
+        _replace_file(path, _lines([start, *decisions]))
         return GameFile(path)
 
     def end_game(self, file: GameFile, end: GameEnd, record: GameRecord) -> None:

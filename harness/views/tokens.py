@@ -25,17 +25,38 @@ def count_tokens(text: str, model: str = DEFAULT_TOKENIZER_MODEL) -> int:
     return int(_litellm().token_counter(model=model, text=text))
 
 
+def _litellm_count_function(litellm: Any, model: str) -> Callable[[str], int]:
+    """What ``litellm.token_counter(model=model, text=...)`` counts with, chosen once: LiteLLM
+    picks the tokenizer (and may try to fetch it) on every call, which costs more than the
+    counting.  The public call when this LiteLLM version has no such function."""
+    try:
+        from litellm.litellm_core_utils.token_counter import _get_count_function
+
+        count: Callable[[str], int] = _get_count_function(model)
+        return count
+    except (ImportError, AttributeError, TypeError):
+        return lambda text: int(litellm.token_counter(model=model, text=text))
+
+
 def prompt_token_counter(model: str) -> Callable[[str], int]:
     """Counts tokens of prompt text with ``model``'s tokenizer as LiteLLM knows it (its default
-    encoding for models it does not know); a character estimate when LiteLLM is missing."""
+    encoding for models it does not know); a character estimate when LiteLLM is missing.  The
+    counts are LiteLLM's ``token_counter(model=model, text=text)``; the tokenizer is looked up
+    on the first count."""
     try:
         litellm = _litellm()
     except RuntimeError:
         from .history import approx_tokens
 
         return approx_tokens
+    counter: Callable[[str], int] | None = None
 
     def count(text: str) -> int:
-        return int(litellm.token_counter(model=model, text=text))
+        nonlocal counter
+        if getattr(litellm, "disable_token_counter", False) is True:
+            return 0  # as token_counter does
+        if counter is None:
+            counter = _litellm_count_function(litellm, model)
+        return int(counter(text))
 
     return count

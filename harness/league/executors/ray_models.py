@@ -159,12 +159,7 @@ def limits_of(config: LeagueConfig) -> dict[str, tuple[int, float | None]]:
 
 
 def output_json(out: GameOutput) -> tuple[str, str, str, str]:
-    return (
-        out.start.model_dump_json(),
-        json.dumps([d.model_dump(mode="json") for d in out.decisions]),
-        out.end.model_dump_json(),
-        out.record.model_dump_json(),
-    )
+    return out.parts()
 
 
 def model_game_task(
