@@ -147,7 +147,7 @@ def bench_bots(
         "bench config",
     )
     run_dir = tmp / config.name
-    wall, _cpu = run_league(config, run_dir, workers=workers, progress=progress, executor=executor)
+    wall, cpu = run_league(config, run_dir, workers=workers, progress=progress, executor=executor)
     records = RunStore(run_dir).games()
     decisions = sum(r.decisions for r in records)
     return {
@@ -159,6 +159,8 @@ def bench_bots(
         "games_per_s": round(len(records) / wall, 1),
         "decisions_per_s": round(decisions / wall),
         "fallbacks": sum(r.fallbacks for r in records),
+        # the runner's own process (receiving and writing the games; the games run elsewhere)
+        "runner_cpu_ms_per_game": round(1000 * cpu / max(1, len(records)), 3),
     }
 
 
@@ -316,6 +318,7 @@ def bench_ray(
 def run_league_bench(args: argparse.Namespace) -> int:
     workers = args.workers or os.cpu_count() or 1
     result: dict[str, Any] = {"benchmark": "league", "cores": os.cpu_count()}
+    load_before = os.getloadavg()[0]
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bangarena-bench-") as d:
         tmp = Path(d)
@@ -329,6 +332,10 @@ def run_league_bench(args: argparse.Namespace) -> int:
         print(f"  games/s             {bots['games_per_s']:>10,.1f}")
         print(f"  decisions/s         {bots['decisions_per_s']:>10,}")
         print(f"  wall time           {bots['seconds']:>10,.2f} s  (records written, as in a run)")
+        print(
+            f"  runner CPU/game     {bots['runner_cpu_ms_per_game']:>10,.3f} ms  "
+            "(the process that writes the run)"
+        )
         if args.executor == "ray":
             result["ray"] = bench_ray(args, bots, tmp, show)
         if args.skip_models:
@@ -363,6 +370,12 @@ def run_league_bench(args: argparse.Namespace) -> int:
                 "calls, per decision with a call)"
             )
     result["seconds"] = round(time.perf_counter() - t0, 1)
+    # Other work on the machine lowers every figure: the 1-minute load average before and after.
+    result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    print(
+        f"load average (1 min) {result['load_average'][0]:.2f} before, "
+        f"{result['load_average'][1]:.2f} after, on {os.cpu_count()} cores"
+    )
     result["python"] = platform.python_version()
     print(json.dumps(result))
     return 0
