@@ -107,10 +107,18 @@ def test_an_unknown_locale_is_refused() -> None:
         glossary("xx")
 
 
-# Every template written per locale (``<name>.<locale>.j2`` / ``.md.j2``) exists in all five.
+# Every template written per locale (``<name>.<locale>.j2`` / ``.md.j2``) exists in all five —
+# except the counted-noun helpers ``plural.<locale>.j2``, which exist for the languages whose nouns
+# change with a number (en, ru, ar; Chinese and Japanese nouns do not).
 LOCALIZED = sorted(
-    {p.name.replace(".en.", ".{}.") for p in PROMPTS_DIR.glob("*.en.*j2")}
-    | {"rules/" + p.name.replace(".en.", ".{}.") for p in (PROMPTS_DIR / "rules").glob("*.en.*j2")}
+    (
+        {p.name.replace(".en.", ".{}.") for p in PROMPTS_DIR.glob("*.en.*j2")}
+        | {
+            "rules/" + p.name.replace(".en.", ".{}.")
+            for p in (PROMPTS_DIR / "rules").glob("*.en.*j2")
+        }
+    )
+    - {"plural.{}.j2"}
 )
 
 

@@ -15,7 +15,7 @@ from harness.cli.main import main
 from harness.league.config import Locale, load_config
 from harness.league.report import build_report
 from harness.paths import CONFIGS_DIR
-from harness.views.glossary import LOCALES
+from harness.views.glossary import LOCALES, glossary
 from harness.views.prompts import system_prompt_text
 from tests.fakes.openai_server import FakeOpenAIServer
 
@@ -108,7 +108,8 @@ def test_the_html_report_shows_the_languages_side_by_side(
     table = html[
         html.index('id="locale-table"') : html.index("</table>", html.index('id="locale-table"'))
     ]
-    assert [f"<th>{loc}</th>" in table for loc in LOCALES] == [True] * 5
+    # each language column is headed by the language's own name (its glossary's)
+    assert [f"<th>{glossary(loc).language}</th>" in table for loc in LOCALES] == [True] * 5
     assert table.count("<tr>") == 1 + 5
     assert 'dir="rtl"' in html and "المارشال" in table
     game = next((tmp_path / "games").glob("*.js")).read_text(encoding="utf-8")

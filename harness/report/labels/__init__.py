@@ -25,9 +25,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from harness.locale_files import read_locale_file
 from harness.views.glossary import LOCALES
 from harness.views.render import environment
 
@@ -122,20 +122,7 @@ def _compare(got: ReportLabels, ref: ReportLabels, name: str) -> None:
 def load_labels(path: Path, reference: ReportLabels | None = None) -> ReportLabels:
     """Read and validate one label file (against the English ``reference`` when given);
     :class:`LabelError` (one line) when unusable."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise LabelError(f"labels {path.name}: cannot read it ({type(e).__name__})") from None
-    try:
-        got = ReportLabels.model_validate(data)
-    except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise LabelError(
-            f"labels {path.name}: {where + ': ' if where else ''}{err['msg']}"
-        ) from None
-    if got.locale != path.stem:
-        raise LabelError(f"labels {path.name}: locale is {got.locale!r}, expected {path.stem!r}")
+    got = read_locale_file(path, ReportLabels, "labels", LabelError)
     if reference is not None:
         _compare(got, reference, path.name)
     return got

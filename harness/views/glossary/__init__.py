@@ -15,12 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from harness.engine.cards import TYPE_BY_ID
 from harness.engine.characters import CHARACTER_BY_ID
 from harness.engine.roles import MODES, ROLES, UPGRADES
+from harness.locale_files import read_locale_file
 
 __all__ = [
     "GLOSSARY_DIR",
@@ -119,21 +119,7 @@ class Glossary(_Strict):
 
 def load_glossary(path: Path) -> Glossary:
     """Read and validate one glossary file; :class:`GlossaryError` (one line) when unusable."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise GlossaryError(f"glossary {path.name}: cannot read it ({type(e).__name__})") from None
-    try:
-        g = Glossary.model_validate(data)
-    except ValidationError as e:
-        err = e.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise GlossaryError(
-            f"glossary {path.name}: {where + ': ' if where else ''}{err['msg']}"
-        ) from None
-    if g.locale != path.stem:
-        raise GlossaryError(f"glossary {path.name}: locale is {g.locale!r}, expected {path.stem!r}")
-    return g
+    return read_locale_file(path, Glossary, "glossary", GlossaryError)
 
 
 @lru_cache(maxsize=len(LOCALES))
