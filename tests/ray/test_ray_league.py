@@ -237,6 +237,9 @@ class CountingServer(FakeOpenAIServer):
 
 def model_league(tmp: Path, server: FakeOpenAIServer, name: str, **over: Any) -> Path:
     tmp.mkdir(parents=True, exist_ok=True)
+    # A generous timer: the runs are compared decision by decision, so a decision must never time
+    # out because a loaded machine held a call behind the cluster-wide concurrency limit.
+    over.setdefault("decision_seconds", 60)
     return write_league(tmp / f"{name}.yaml", server, name=name, games_per_table=2, **over)
 
 
