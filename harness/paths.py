@@ -1,11 +1,30 @@
-"""Where the project's data folders live (the repository root holds prompts/ and rules_md/)."""
+"""Where the project's data folders live.
+
+Run from a checkout (or an editable install), the repository root holds ``prompts/``,
+``rules_md/``, ``configs/`` and ``quizzes/``, and runs are written to its ``results/``.  Installed
+from a wheel, the same folders are in ``<prefix>/share/bangarena`` (the wheel's data files) and
+runs are written to ``results/`` in the working directory.
+"""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+SHARE = Path("share") / "bangarena"
+
+
+def data_root(package_dir: Path, prefix: Path) -> Path:
+    """The folder holding ``prompts/`` for a ``harness`` package at ``package_dir``: its checkout,
+    else the installed data files under ``prefix``."""
+    checkout = package_dir.parent
+    return checkout if (checkout / "prompts").is_dir() else prefix / SHARE
+
+
+_CHECKOUT = Path(__file__).resolve().parents[1]
+ROOT = data_root(_CHECKOUT / "harness", Path(sys.prefix))
 PROMPTS_DIR = ROOT / "prompts"
 RULES_MD_DIR = ROOT / "rules_md"
 CONFIGS_DIR = ROOT / "configs"
-RESULTS_DIR = ROOT / "results"
+# a checkout keeps its runs beside the code; an installed harness writes where it is run
+RESULTS_DIR = ROOT / "results" if ROOT == _CHECKOUT else Path("results")
