@@ -11,6 +11,7 @@ import sys
 import sysconfig
 import textwrap
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -80,10 +81,14 @@ def test_an_installed_harness_plays_checks_and_reports_a_league(
 ) -> None:
     prefix = tmp_path / "env"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(prefix)], check=True)
+    # --ignore-installed: without it pip would uninstall this environment's own copy first
     install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-               "--prefix", str(prefix), str(wheel)]  # fmt: skip
+               "--ignore-installed", "--prefix", str(prefix), str(wheel)]  # fmt: skip
+    ours = sorted(str(f) for f in metadata.distribution("bangarena-harness").files or [])
     proc = subprocess.run(install, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    # this environment's own installation is left as it was
+    assert sorted(str(f) for f in metadata.distribution("bangarena-harness").files or []) == ours
     # The dependencies come from this environment, after the installed copy of the harness.
     deps = sysconfig.get_paths()["purelib"]
     work = tmp_path / "work"
