@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from harness.engine import Game, build_view, parse_action
+from harness.engine import Game, SeatView, build_view, parse_action
 from harness.views.context import view_context
 from harness.views.names import card_label, card_name, role_name, upgrade_name
 from harness.views.options import option_label
@@ -35,16 +35,11 @@ def view_markdown(game: Game, seat: int, names: Sequence[str], locale: str) -> s
 
 
 def words(
-    kind: QuestionKind,
-    game: Game,
-    seat: int,
-    params: Mapping[str, Any],
-    names: Sequence[str],
-    locale: str,
+    view: SeatView, params: Mapping[str, Any], names: Sequence[str], locale: str
 ) -> dict[str, Any]:
-    """What the question's wording needs: names, card and role labels of ``params``."""
-    view = build_view(game, seat)
-    p: dict[str, Any] = {"you": names[seat], "blocked": params.get("blocked")}
+    """What the question's wording needs: names, card and role labels of ``params``, as the asked
+    seat's ``view`` shows them."""
+    p: dict[str, Any] = {"you": names[view.viewer], "blocked": params.get("blocked")}
     if "option" in params:
         a = parse_action(params["option"])
         p["option"] = a.id
@@ -70,24 +65,6 @@ def words(
     return p
 
 
-def candidate_labels(
-    kind: QuestionKind,
-    game: Game,
-    seat: int,
-    params: Mapping[str, Any],
-    candidates: Sequence[str],
-    names: Sequence[str],
-    locale: str,
-) -> list[str]:
-    if kind.name in ACTION_KINDS:
-        view = build_view(game, seat)
-        decision = str(params["decision"])
-        return [option_label(parse_action(c), decision, view, names, locale) for c in candidates]
-    p = words(kind, game, seat, params, names, locale)
-    m = _labels(locale)
-    return [str(m.candidate(kind.name, c, p)).strip() for c in candidates]
-
-
 def question_text(
     kind: QuestionKind,
     game: Game,
@@ -97,10 +74,16 @@ def question_text(
     names: Sequence[str],
     locale: str,
 ) -> tuple[str, list[str]]:
-    """The question's full text and its candidates' labels."""
+    """The question's full text and its candidates' labels (an action kind's candidates are
+    labelled as the game's options are)."""
     m = _labels(locale)
-    labels = candidate_labels(kind, game, seat, params, candidates, names, locale)
-    p = words(kind, game, seat, params, names, locale)
+    view = build_view(game, seat)
+    p = words(view, params, names, locale)
+    if kind.name in ACTION_KINDS:
+        decision = str(params["decision"])
+        labels = [option_label(parse_action(c), decision, view, names, locale) for c in candidates]
+    else:
+        labels = [str(m.candidate(kind.name, c, p)).strip() for c in candidates]
     text = (
         environment()
         .get_template(f"quiz/question.{locale}.j2")
@@ -125,4 +108,4 @@ def system_prompt(rules: str, locale: str) -> str:
     )
 
 
-__all__ = ["candidate_labels", "question_text", "system_prompt", "view_markdown", "words"]
+__all__ = ["question_text", "system_prompt", "view_markdown", "words"]
