@@ -14,7 +14,6 @@ from .names import (
     LOCALES,
     card_label,
     card_name,
-    glossary,
     mode_name,
     reason_name,
     role_name,
@@ -22,18 +21,6 @@ from .names import (
     upgrade_name,
     word,
 )
-
-
-def feed_reasons(locale: str) -> dict[str, str]:
-    """The feed's words for why something happened (``deal``, ``glory``, ...) in ``locale``."""
-    return dict(glossary(locale).reasons)
-
-
-def __getattr__(name: str) -> Any:
-    # ``_WHY``: every locale's feed reasons (read by the leak scanner's list of general texts)
-    if name == "_WHY":
-        return {loc: feed_reasons(loc) for loc in LOCALES}
-    raise AttributeError(name)
 
 
 class Narrator:

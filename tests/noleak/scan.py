@@ -50,7 +50,7 @@ from typing import Any
 from harness.engine import Game, SeatView
 from harness.engine.cards import CARD_FACE, SUIT_SYMBOL, TYPE_BY_ID
 from harness.engine.roles import MODES, ROLES
-from harness.views.names import LOCALES, card_name, default_names, mode_name
+from harness.views.names import LOCALES, card_name, default_names, glossary, mode_name
 
 from .account import SPECTATOR, Account
 from .event_visibility import audience_of, rule_for
@@ -108,15 +108,8 @@ def general_texts() -> tuple[str, ...]:
                 texts.add(str(goals.goal(role, mode)).strip())  # type: ignore[attr-defined]
         for mode in MODES:
             texts.add(mode_name(mode, loc))
-        texts.update(_feed_reasons(loc))
+        texts.update(glossary(loc).reasons.values())
     return tuple(sorted((t for t in texts if ROLE_RE.search(t)), key=len, reverse=True))
-
-
-def _feed_reasons(locale: str) -> list[str]:
-    from harness.views import narrate
-
-    reasons = getattr(narrate, "_WHY", {}).get(locale, {})
-    return [str(v) for v in reasons.values()]
 
 
 def card_identities(text: str) -> list[tuple[str, str]]:
