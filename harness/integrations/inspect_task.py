@@ -99,14 +99,16 @@ def bangarena(
 
 @solver
 def bangarena_table(
-    locale: str = "en",
-    history: str = "conversation",
-    context_tokens: int = 32_000,
-    decision_seconds: float = 120.0,
-    max_corrections: int = 1,
-    max_fallbacks: int = 20,
+    *,
+    locale: str,
+    history: str,
+    context_tokens: int,
+    decision_seconds: float,
+    max_corrections: int,
+    max_fallbacks: int,
 ) -> Solver:
-    """Play the sample's game: Inspect's model at the sample's seat, rule bots elsewhere."""
+    """Play the sample's game: Inspect's model at the sample's seat, rule bots elsewhere (the
+    settings are the task's, which holds their defaults)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         meta = state.metadata
