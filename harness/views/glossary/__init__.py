@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from harness.engine.cards import TYPE_BY_ID
 from harness.engine.characters import CHARACTER_BY_ID
 from harness.engine.roles import MODES, ROLES, UPGRADES
-from harness.locale_files import read_locale_file
+from harness.locale_files import key_mismatch, read_locale_file
 
 __all__ = [
     "GLOSSARY_DIR",
@@ -70,12 +70,9 @@ class CharacterText(_Strict):
 
 
 def _same_keys(what: str, got: dict[str, object], expected: tuple[str, ...] | list[str]) -> None:
-    missing = [k for k in expected if k not in got]
-    extra = [k for k in got if k not in expected]
-    if missing:
-        raise ValueError(f"{what}: missing {', '.join(missing)}")
-    if extra:
-        raise ValueError(f"{what}: unknown {', '.join(extra)}")
+    mismatch = key_mismatch(what, got, expected)
+    if mismatch:
+        raise ValueError(mismatch)
     empty = [k for k, v in got.items() if isinstance(v, str) and not v.strip()]
     if empty:
         raise ValueError(f"{what}: empty {', '.join(empty)}")
@@ -111,10 +108,6 @@ class Glossary(_Strict):
         _same_keys("feed_titles", dict(self.feed_titles), FEED_TITLES)
         _same_keys("words", dict(self.words), WORDS)
         return self
-
-    @property
-    def rtl(self) -> bool:
-        return self.direction == "rtl"
 
 
 def load_glossary(path: Path) -> Glossary:
