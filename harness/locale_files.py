@@ -3,6 +3,7 @@ their pydantic models, with one-line errors that name the file and the field."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -29,3 +30,16 @@ def read_locale_file(path: Path, model: type[M], what: str, error: type[Exceptio
     if locale != path.stem:
         raise error(f"{what} {path.name}: locale is {locale!r}, expected {path.stem!r}")
     return got
+
+
+def key_mismatch(what: str, got: Iterable[str], expected: Sequence[str]) -> str | None:
+    """One line naming the keys ``expected`` but not in ``got`` (or else those in ``got`` but not
+    ``expected``), prefixed by ``what``; ``None`` when the keys are the same."""
+    have = list(got)
+    missing = [k for k in expected if k not in have]
+    if missing:
+        return f"{what}: missing {', '.join(missing)}"
+    extra = [k for k in have if k not in expected]
+    if extra:
+        return f"{what}: unknown {', '.join(extra)}"
+    return None

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from harness.locale_files import read_locale_file
+from harness.locale_files import key_mismatch, read_locale_file
 from harness.views.glossary import LOCALES
 from harness.views.render import environment
 
@@ -101,14 +101,11 @@ class ReportLabels(BaseModel):
 
 
 def _compare(got: ReportLabels, ref: ReportLabels, name: str) -> None:
+    have = got.keys()
     for section, keys in ref.keys().items():
-        have = got.keys()[section]
-        missing = [k for k in keys if k not in have]
-        extra = [k for k in have if k not in keys]
-        if missing:
-            raise LabelError(f"labels {name}: {section}: missing {', '.join(missing)}")
-        if extra:
-            raise LabelError(f"labels {name}: {section}: unknown {', '.join(extra)}")
+        mismatch = key_mismatch(section, have[section], keys)
+        if mismatch:
+            raise LabelError(f"labels {name}: {mismatch}")
     for section in SECTIONS[:-1]:
         for key, text in getattr(ref, section).items():
             want = sorted(set(_FIELD.findall(text)))
