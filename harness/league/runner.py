@@ -133,10 +133,6 @@ def _play_in_process(spec: GameSpec, config_json: str, run: str) -> GameParts:
     return asyncio.run(play_scheduled(spec, config, run)).parts()
 
 
-def _from_json(parts: GameParts) -> GameOutput:
-    return GameOutput.from_parts(parts)
-
-
 def failed_every_call(line: DecisionLine) -> bool:
     """A model decision whose calls all failed (errors, timeouts): no answer, valid or not,
     came back.  A decision the table's timer cut off (no model record) counts as failed."""

@@ -160,7 +160,8 @@ class RunStore:
         end: GameEnd,
         record: GameRecord,
     ) -> None:
-        self._write_game(start.game_id, _lines([start, *decisions, end]), record.model_dump_json())
+        _replace_file(self.games_dir / f"{start.game_id}.jsonl", _lines([start, *decisions, end]))
+        _append_line(self.games_path, record.model_dump_json())
 
     def write_game_parts(self, parts: GameParts) -> GameRecord:
         """Write a finished game from its JSON text (:func:`game_parts`) as it is; returns its
@@ -182,10 +183,6 @@ class RunStore:
             records.append(record)
         _append_line(self.games_path, "\n".join(parts[3] for parts in batch))
         return records
-
-    def _write_game(self, game_id: str, text: str, record_line: str) -> None:
-        _replace_file(self.games_dir / f"{game_id}.jsonl", text)
-        _append_line(self.games_path, record_line)
 
     def open_game(self, start: GameStart, decisions: Sequence[DecisionLine] = ()) -> GameFile:
         """Start the streamed file of a game with its start line and ``decisions`` (those of a

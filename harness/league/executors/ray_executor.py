@@ -142,8 +142,8 @@ class RayExecutor:
     ) -> GameOutput:
         """Play (or continue) one model game as a streaming Ray task; what it sends is written
         here through ``on_line``, the runner's spend ledger and its store."""
+        from harness.league.game_play import GameOutput
         from harness.league.ledger import SpendLine
-        from harness.league.runner import _from_json
         from harness.records import DecisionLine
 
         from .ray_models import model_game_task
@@ -176,7 +176,7 @@ class RayExecutor:
                         runner.store.add_system_prompt(item[1], item[2])
                     else:
                         self.nodes[item[2]] += 1
-                        return _from_json(item[1])
+                        return GameOutput.from_parts(item[1])
                     self._after_item(runner)
             except asyncio.CancelledError:
                 ray.cancel(gen, force=True)

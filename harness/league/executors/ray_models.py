@@ -158,10 +158,6 @@ def limits_of(config: LeagueConfig) -> dict[str, tuple[int, float | None]]:
     return out
 
 
-def output_json(out: GameOutput) -> tuple[str, str, str, str]:
-    return out.parts()
-
-
 def model_game_task(
     spec: GameSpec, config_json: str, run: str, prior_json: list[str], limits: Any
 ) -> Iterator[Item]:
@@ -202,7 +198,7 @@ def model_game_task(
                 yield items.get_nowait()
             import ray
 
-            yield ("end", output_json(game.result()), ray.get_runtime_context().get_node_id())
+            yield ("end", game.result().parts(), ray.get_runtime_context().get_node_id())
             return
     finally:
         if not game.done():
