@@ -9,7 +9,7 @@ sent to that connection only.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -25,7 +25,7 @@ ClaimRole = Literal["deputy", "raider", "loner"]
 Reaction = Literal["like", "funny", "angry", "scared", "deal", "suspect", "gg"]
 
 # the languages of the page's own words (static/i18n.js) and of its game text (the glossaries)
-PAGE_LOCALES: tuple[Locale, ...] = ("en", "ru", "zh", "ja", "ar")
+PAGE_LOCALES: tuple[Locale, ...] = get_args(Locale)
 SPEEDS: tuple[Speed, ...] = ("slow", "normal", "fast")
 DECISION_SECONDS: tuple[int, ...] = (15, 30, 60, 90)
 REACTIONS: dict[str, str] = {
