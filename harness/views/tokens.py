@@ -21,10 +21,6 @@ def _litellm() -> Any:
     return litellm
 
 
-def count_tokens(text: str, model: str = DEFAULT_TOKENIZER_MODEL) -> int:
-    return int(_litellm().token_counter(model=model, text=text))
-
-
 def _litellm_count_function(litellm: Any, model: str) -> Callable[[str], int]:
     """What ``litellm.token_counter(model=model, text=...)`` counts with, chosen once: LiteLLM
     picks the tokenizer (and may try to fetch it) on every call, which costs more than the
