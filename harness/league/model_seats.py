@@ -17,7 +17,7 @@ from harness.agents.model_spec import ModelSpec, build_model_seat, build_provide
 from harness.agents.pricing import PriceBook
 from harness.records import RunStore
 
-from .config import LeagueConfig
+from .config import LeagueConfig, ProviderLimits
 from .ledger import SPEND_FILE, SpendLedger, SpendLine, current_game, now_utc
 from .limits import LimitedProvider, RateLimiter
 from .schedule import GameSpec
@@ -95,10 +95,9 @@ class ModelSeats:
         if player not in self._providers:
             spec = self._specs[player]
             if spec.provider not in self._limiters:
-                limits = self.config.providers.get(spec.provider)
+                limits = self.config.providers.get(spec.provider, ProviderLimits())
                 self._limiters[spec.provider] = RateLimiter(
-                    limits.concurrency if limits else 8,
-                    limits.requests_per_minute if limits else None,
+                    limits.concurrency, limits.requests_per_minute
                 )
 
             def on_call(reply: Any, error: BaseException | None, cancelled: bool, s: float) -> None:
@@ -143,6 +142,10 @@ class ModelSeats:
                 if player not in self._prices:
                     self._prices[player] = spec.price_book()
                 line.price(self._prices[player])
+        self.add_spend(line)
+
+    def add_spend(self, line: SpendLine) -> None:
+        """Add a call's line to the run's spend ledger and report the new totals."""
         self.ledger.add(line)
         if self.on_spend is not None:
             self.on_spend(self.ledger.cost_usd, self.ledger.tokens)

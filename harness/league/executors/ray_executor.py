@@ -169,9 +169,7 @@ class RayExecutor:
                         sent.append(line)
                         on_line(line)
                     elif kind == "spend":
-                        seats.ledger.add(SpendLine.model_validate_json(item[1]))
-                        if seats.on_spend is not None:
-                            seats.on_spend(seats.ledger.cost_usd, seats.ledger.tokens)
+                        seats.add_spend(SpendLine.model_validate_json(item[1]))
                     elif kind == "prompt":
                         runner.store.add_system_prompt(item[1], item[2])
                     else:
