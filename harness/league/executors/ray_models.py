@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from harness.league.config import LeagueConfig, parse_config
+from harness.league.config import LeagueConfig, ProviderLimits, parse_config
 from harness.league.game_play import GameOutput, play_scheduled
 from harness.league.ledger import SpendLine, current_game
 from harness.league.limits import RateLimiter
@@ -48,7 +48,10 @@ class Limits:
 
     def _limiter(self, provider: str) -> RateLimiter:
         if provider not in self.limiters:
-            concurrency, rpm = self.limits.get(provider, (8, None))
+            default = ProviderLimits()
+            concurrency, rpm = self.limits.get(
+                provider, (default.concurrency, default.requests_per_minute)
+            )
             self.limiters[provider] = RateLimiter(concurrency, rpm)
         return self.limiters[provider]
 
@@ -151,10 +154,9 @@ def limits_of(config: LeagueConfig) -> dict[str, tuple[int, float | None]]:
     """Provider name -> (concurrency, requests per minute), as the local run sets them."""
     out: dict[str, tuple[int, float | None]] = {}
     for p in config.players:
-        if p.model is None:
-            continue
-        lim = config.providers.get(p.model.provider)
-        out[p.model.provider] = (lim.concurrency, lim.requests_per_minute) if lim else (8, None)
+        if p.model is not None:
+            lim = config.providers.get(p.model.provider, ProviderLimits())
+            out[p.model.provider] = (lim.concurrency, lim.requests_per_minute)
     return out
 
 
