@@ -41,6 +41,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.league.executors import EXECUTORS
+
 from .args import positive_int
 from .errors import CliError
 from .progress import Progress
@@ -80,7 +82,7 @@ def register_bench(bsub: Any) -> None:
     p.add_argument("--skip-models", action="store_true", help="bot-only part only")
     p.add_argument(
         "--executor",
-        choices=["local", "ray"],
+        choices=EXECUTORS,
         default="local",
         help="ray: also play the bot-only league as Ray tasks and print both figures and Ray's "
         "overhead per game (needs the [ray] extra)",

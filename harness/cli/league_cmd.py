@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.league.config import ConfigError, load_config
+from harness.league.executors import EXECUTORS
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
 from harness.views.plural import count
@@ -39,7 +40,7 @@ def register(sub: Any) -> None:
     r.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     r.add_argument(
         "--executor",
-        choices=["local", "ray"],
+        choices=EXECUTORS,
         default=None,
         help="where games run: this machine (local) or Ray tasks on a Ray cluster (needs the "
         "[ray] extra; provider limits and caps hold for the whole cluster); only this process "
