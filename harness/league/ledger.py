@@ -108,6 +108,11 @@ def cap_reached(
     return None
 
 
+def read_spend(path: Path) -> list[SpendLine]:
+    """Every line of the ledger file ``path`` ([] without one; a torn last line is ignored)."""
+    return read_records(path, SpendLine, "a spend record")
+
+
 class SpendLedger:
     """Totals of the ledger at ``path`` (read when created) plus every line added since."""
 
@@ -125,7 +130,7 @@ class SpendLedger:
 
     def lines(self) -> list[SpendLine]:
         """Every line of the ledger file (a torn last line is ignored)."""
-        return read_records(self.path, SpendLine, "a spend record")
+        return read_spend(self.path)
 
     def _count(self, line: SpendLine) -> None:
         self.calls += 1

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .ledger import SPEND_FILE, SpendLedger
+from .ledger import SPEND_FILE, read_spend
 
 COLUMNS = [
     "player", "provider", "model", "calls", "answered", "failed", "cancelled", "input_tokens",
@@ -30,8 +30,7 @@ COLUMNS = [
 def spend_table(run_dir: str | Path, result_games: Iterable[str]) -> pd.DataFrame:
     """One row per model player of the ledger of ``run_dir`` (empty without a ledger);
     ``result_games``: the ids of the games whose results count."""
-    path = Path(run_dir) / SPEND_FILE
-    lines = SpendLedger(path).lines() if path.exists() else []
+    lines = read_spend(Path(run_dir) / SPEND_FILE)
     if not lines:
         return pd.DataFrame(columns=COLUMNS)
     counted = set(result_games)
