@@ -186,9 +186,7 @@ def run_quiz_cmd(args: argparse.Namespace) -> int:
                     on_answer=lambda a: bar.advance(),
                 )
             )  # fmt: skip
-        except QuizStopped as e:
-            raise CliError(str(e)) from None
-        except QuizError as e:
+        except (QuizStopped, QuizError) as e:
             raise CliError(str(e)) from None
     _write_results(config.name, dataset, out, result.answers)
     if result.stopped is not None:
