@@ -29,7 +29,7 @@ def plausible_actions(game: Game, seat: int, kind: str) -> list[str]:
     living player, every way of answering with the cards it holds."""
     s = game.seats[seat]
     types = hand_types(s)
-    others = sorted(game.others_in_turn_order(seat))
+    others = game.others_by_index(seat)
     out: list[Action] = []
     if kind == "play":
         for t in types:

@@ -36,7 +36,7 @@ class Reach(QuestionKind):
         if answer is None:
             return None
         names = default_names(game.n)
-        candidates = tuple(names[j] for j in sorted(game.others_in_turn_order(seat)))
+        candidates = tuple(names[j] for j in game.others_by_index(seat))
         extra = {"§7.7"} if game.seats[seat].upgrades.count("marksmanship") else set()
         return Draft(params, candidates, answer, cites(CARD_CITES[params["card"]], extra))
 
