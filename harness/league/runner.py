@@ -66,6 +66,9 @@ class LeagueInterrupted(LeagueStopped):
 
 @dataclass
 class Progress:
+    """How far the run is: finished games, and — live, during long games — the decisions made
+    and the model calls sent.  ``listeners`` hear every change."""
+
     total: int
     done: int = 0
     skipped: int = 0
@@ -73,14 +76,30 @@ class Progress:
     void: int = 0
     cost_usd: float = 0.0  # the run's spend so far (every session, from the spend ledger)
     tokens: int = 0
+    decisions: int = 0  # made in this session: live in model games, at the end of others
+    calls: int = 0  # model calls of the run (every session, preflight included: the ledger)
     listeners: list[Callable[[Progress], None]] = field(default_factory=list)
 
-    def update(self, record: GameRecord) -> None:
+    def _tell(self) -> None:
+        for cb in self.listeners:
+            cb(self)
+
+    def update(self, record: GameRecord, decided_live: int = 0) -> None:
+        """A game ended; ``decided_live`` of its decisions were counted as they were made."""
         self.done += 1
         self.fallbacks += record.fallbacks
         self.void += record.void is not None
-        for cb in self.listeners:
-            cb(self)
+        self.decisions += max(0, record.decisions - decided_live)
+        self._tell()
+
+    def decided(self, line: DecisionLine) -> None:
+        """A decision of a game in play was made (and written)."""
+        self.decisions += 1
+        self._tell()
+
+    def spent(self, cost_usd: float, tokens: int, calls: int) -> None:
+        self.cost_usd, self.tokens, self.calls = cost_usd, tokens, calls
+        self._tell()
 
 
 def run_dir_for(config: LeagueConfig, base: Path | None = None) -> Path:
@@ -212,7 +231,8 @@ class LeagueRunner:
         return f"{reached}; {done} (raise the cap and --resume to continue)"
 
     def _on_spend(self, cost_usd: float, tokens: int) -> None:
-        self.progress.cost_usd, self.progress.tokens = cost_usd, tokens
+        calls = self.model_seats.ledger.calls if self.model_seats is not None else 0
+        self.progress.spent(cost_usd, tokens, calls)
         if self.stop_reason is None and (reason := self._cap_reason(cost_usd, tokens)):
             self._stop(reason)
 
@@ -241,13 +261,13 @@ class LeagueRunner:
 
     # ----------------------------------------------------------------- the run
 
-    def _finish(self, out: GameOutput, file: GameFile | None = None) -> None:
+    def _finish(self, out: GameOutput, file: GameFile | None = None, decided_live: int = 0) -> None:
         if file is None:
             self.store.write_game(out.start, out.decisions, out.end, out.record)
         else:
             self.store.end_game(file, out.end, out.record)
         self.unfinished.discard(out.start.game_id)
-        self.progress.update(out.record)
+        self.progress.update(out.record, decided_live)
 
     async def run(self) -> Progress:
         """Play every game left; raises :class:`LeagueStopped` (or :class:`LeagueInterrupted`)
@@ -256,6 +276,7 @@ class LeagueRunner:
             self.model_seats.on_spend = self._on_spend
             ledger = self.model_seats.ledger
             self.progress.cost_usd, self.progress.tokens = ledger.cost_usd, ledger.tokens
+            self.progress.calls = ledger.calls
             reason = self._cap_reason(ledger.cost_usd, ledger.tokens, at_start=True)
             if reason is not None and self.todo:
                 await self.model_seats.aclose()
@@ -408,9 +429,13 @@ class LeagueRunner:
                 prior = partial[1]
         file = self.store.open_game(start, prior)
         self.unfinished.add(spec.game_id)
+        live = 0
 
         def on_line(line: DecisionLine) -> None:
+            nonlocal live
             file.add(line)
+            live += 1
+            self.progress.decided(line)
             self._watch(line)
 
         try:
@@ -427,6 +452,6 @@ class LeagueRunner:
                     on_line=on_line,
                     digest=True,
                 )
-            self._finish(out, file)
+            self._finish(out, file, live + len(prior))
         finally:
             file.close()
