@@ -23,6 +23,7 @@ import contextlib
 import json
 import os
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -33,12 +34,12 @@ from typing import Any
 from harness.agents.deadline import watch_loop
 from harness.agents.decision_record import INVALID_KINDS
 from harness.agents.seat import FatalSeatError
-from harness.records import DecisionLine, GameRecord, RunStore
+from harness.records import DecisionLine, GameRecord, GameStart, RunStore
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 
 from .config import LeagueConfig, parse_config
-from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled
+from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled, played_before
 from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
 
@@ -328,6 +329,15 @@ class LeagueRunner:
             if cut < len(decisions):
                 self.store.open_game(start, decisions[:cut]).close()
 
+    def _fatal_message(self, error: FatalSeatError) -> str:
+        """The stop line of a fatal model error, naming the player and its model."""
+        player = self.model_seats.fatal_player if self.model_seats is not None else None
+        if player is None or player not in self._model_players:
+            return f"stopped: {error}"
+        p = self.config.player(player)
+        model = f"{p.model.provider}/{p.model.model}" if p.model is not None else "?"
+        return f"stopped: player {player} ({model}): {error}"
+
     def _interrupt_message(self) -> str:
         assert self.interrupted is not None
         p = self.progress
@@ -391,7 +401,7 @@ class LeagueRunner:
         try:
             self.model_seats.warm()
         except FatalSeatError as e:  # e.g. a missing API key
-            self._stop(f"stopped: {e}")
+            self._stop(self._fatal_message(e))
             return
         watch_loop()  # model seats' deadlines keep a margin for the loop's measured lag
 
@@ -403,7 +413,7 @@ class LeagueRunner:
                 try:
                     await self._play_model_game(spec)
                 except FatalSeatError as e:
-                    self._stop(f"stopped: {e}")
+                    self._stop(self._fatal_message(e))
                 except ResumeMismatch as e:
                     self._stop(
                         f"{e}; delete {self.store.games_dir / spec.game_id}.jsonl to play it "
@@ -423,18 +433,21 @@ class LeagueRunner:
         """Play (or continue) one game with model seats, streaming its decisions to its file."""
         start = game_start(spec, self.config, self.config.name)
         prior: list[DecisionLine] = []
+        before = 0.0  # seconds the game was played in earlier sessions
         if self.resume:
             partial = self.store.partial_game(spec.game_id)
-            if partial is not None and partial[0] == start:
+            if partial is not None and partial[0].model_copy(update={"elapsed_s": None}) == start:
                 prior = partial[1]
-        file = self.store.open_game(start, prior)
+                before = played_before(prior, partial[0])
+        t0 = time.monotonic()
+        file = self.store.open_game(_played(start, before), prior)
         self.unfinished.add(spec.game_id)
-        live = 0
+        written = list(prior)
+        finished = False
 
         def on_line(line: DecisionLine) -> None:
-            nonlocal live
             file.add(line)
-            live += 1
+            written.append(line)
             self.progress.decided(line)
             self._watch(line)
 
@@ -451,7 +464,17 @@ class LeagueRunner:
                     prior=prior,
                     on_line=on_line,
                     digest=True,
+                    elapsed_s=before,
                 )
-            self._finish(out, file, live + len(prior))
+            self._finish(out, file, len(written))
+            finished = True
         finally:
             file.close()
+            if not finished:  # stopped: keep the time played so far for the resumed game
+                played = _played(start, before + time.monotonic() - t0)
+                self.store.open_game(played, written).close()
+
+
+def _played(start: GameStart, seconds: float) -> GameStart:
+    """``start`` recording that the game has been played ``seconds`` so far (none: unchanged)."""
+    return start.model_copy(update={"elapsed_s": round(seconds, 3)}) if seconds > 0 else start
