@@ -118,7 +118,7 @@ def bangarena(
             )  # fmt: skip
         )
     if run_dir is not None:
-        _start_run_folder(Path(run_dir), max_fallback_rate, locale, history)
+        _start_run_folder(Path(run_dir), max_fallback_rate, locale)
     return Task(
         dataset=MemoryDataset(samples, name="bangarena"),
         solver=bangarena_table(
@@ -214,7 +214,7 @@ def bangarena_table(
             "counts": counts_json(counts),
         }
         if run_dir is not None:
-            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0)
+            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, history)
         state.messages = _conversation(model_seat.llm.conversation)
         outcome = "void" if result.void else ("won" if won else "lost")
         state.output = ModelOutput.from_content(
@@ -238,9 +238,12 @@ def _conversation(transcript: Any) -> list[ChatMessage]:
 # ------------------------------------------------------------------------------ run folder
 
 
-def _start_run_folder(root: Path, max_fallback_rate: float, locale: str, history: str) -> None:
+def _start_run_folder(root: Path, max_fallback_rate: float, locale: str) -> None:
     """The run folder's ``config.json``: what ``league report`` reads of a league config (the
-    fallback limit, the players' locale and history); the games are added as they end."""
+    fallback limit, the locale); the games are added as they end.  A folder that already holds
+    games is refused (its games would mix with this run's)."""
+    if (root / "games.jsonl").exists() and RunStore(root).games():
+        raise ValueError(f"run_dir {root} already holds games: give a new folder")
     root.mkdir(parents=True, exist_ok=True)
     RunStore(root).prepare()
     config = {
@@ -249,7 +252,6 @@ def _start_run_folder(root: Path, max_fallback_rate: float, locale: str, history
         "paired": False,
         "locale": locale,
         "max_fallback_rate": max_fallback_rate,
-        "history": history,
     }
     (root / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
 
@@ -263,6 +265,7 @@ def _write_game(
     players: Sequence[str],
     lines: list[DecisionLine],
     t0: float,
+    history: str,
 ) -> None:
     """One finished sample as a league game: its file and its ``games.jsonl`` line."""
     seat = meta["seat"]
@@ -286,6 +289,7 @@ def _write_game(
                 kind=kinds[i],  # type: ignore[arg-type]
                 model=p if kinds[i] == "model" else None,
                 name=names[i],
+                history=history if kinds[i] == "model" else None,
             )
             for i, p in enumerate(players)
         ],

@@ -197,3 +197,11 @@ def test_every_answer_mode_of_a_league_player_reaches_the_model(tmp_path: Path, 
 def test_an_unknown_answer_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="answer_mode must be one of"):
         bangarena(answer_mode="tools")
+
+
+def test_a_run_folder_that_holds_games_is_refused(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    _run(tmp_path, _first_listed_option, seats=4, games=1, seed=5, run_dir=str(run))
+    assert len(load_run(run).records) == 1
+    with pytest.raises(ValueError, match="already holds games"):
+        bangarena(seats=4, games=1, run_dir=str(run))
