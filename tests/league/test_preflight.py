@@ -17,7 +17,7 @@ import yaml
 from harness.agents.decision_record import Attempt, ModelDecisionRecord
 from harness.cli.main import main
 from harness.league.config import parse_config
-from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight
+from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight, request_size
 from harness.records import RunStore
 from harness.views.history import Transcript
 from harness.views.names import default_names
@@ -276,3 +276,29 @@ def test_a_slow_sample_warns_when_the_longest_request_would_pass_the_timer(
     assert "locale en: the sample call took 1." in warning and "prompt tokens" in warning
     assert "the longest request its conversation history may send (~30,976 tokens" in warning
     assert "past the decision timer (6 s): raise decision_seconds" in warning
+
+
+@pytest.mark.parametrize(
+    ("policy", "longest"),
+    [("conversation", "budget"), ("log", "sample + feed"), ("since_last", "sample")],
+)
+def test_the_longest_request_follows_the_history_policy(policy: str, longest: str) -> None:
+    from types import SimpleNamespace
+
+    transcript = Transcript(default_names(4), "en", policy, 32_000)
+    seat = SimpleNamespace(llm=SimpleNamespace(conversation=transcript))
+    record = probe(1.0).record.model_copy(
+        update={"messages": [{"role": "user", "content": "the game and the decision " * 200}]}
+    )
+    size = request_size(seat, record)
+    assert size is not None and size.policy == policy
+    sample = transcript.tokens(transcript.system()) + transcript.tokens(
+        record.messages[0]["content"]
+    )
+    assert size.sample_tokens == sample
+    expected = {
+        "budget": 32_000 - transcript.reserve_tokens,
+        "sample + feed": sample + transcript.log_feed_tokens,
+        "sample": sample,
+    }[longest]
+    assert size.longest_tokens == expected
