@@ -265,16 +265,15 @@ class ExternalSeat(Agent):
         except Exception as e:
             attempts.append(_attempt(t0, "agent_error", f"{type(e).__name__}: {e}"))
             raise AgentFault("agent_error", f"{type(e).__name__}: {e}") from None
-        if answer.option not in options:
-            fault = AgentFault("illegal_option", f"{answer.option!r} is not one of the options")
-            attempts.append(_attempt(t0, fault.kind, fault.message, text))
-            raise fault
         attempt = _attempt(t0, None, None, text)
         attempt.reasoning = cap_text(answer.reasoning)
         if answer.usage is not None:
             attempt.tokens = TokenCounts(
                 input=answer.usage.input_tokens, output=answer.usage.output_tokens
             )
+        if answer.option not in options:  # an answer all the same: its usage counts
+            attempt.error_kind = "illegal_option"
+            attempt.error_message = f"{answer.option[:80]!r} is not one of the options"
         attempts.append(attempt)
         return answer, text
 
@@ -301,8 +300,11 @@ class ExternalSeat(Agent):
             fault = f
         finally:
             self._report_usage(attempts, answer)
+        if answer is not None and attempts[-1].error_kind is not None:
+            fault = AgentFault(attempts[-1].error_kind, attempts[-1].error_message or "")
+        valid = answer is not None and fault is None
         fallback = _reason_of(fault.kind) if fault is not None else None
-        chosen = answer.option if answer is not None else self._fallback(view, options)
+        chosen = answer.option if valid and answer is not None else self._fallback(view, options)
         usage = answer.usage if answer is not None else None
         record = ModelDecisionRecord(
             game_id=self.game_id,
@@ -318,7 +320,7 @@ class ExternalSeat(Agent):
             view=self._view_json or render_json(view, self.names, self.locale),
             system_prompt_sha256=sha or "",
             attempts=attempts,
-            parsed_choice=answer.option if answer is not None else None,
+            parsed_choice=chosen if valid else None,
             reason=cap_text(answer.reasoning) if answer is not None else None,
             chosen=chosen,
             fallback=fallback,
@@ -346,8 +348,9 @@ class ExternalSeat(Agent):
     def _report_usage(self, attempts: list[Attempt], answer: AgentAnswer | None) -> None:
         if self.usage_sink is None:
             return
-        for a in attempts:
-            usage = answer.usage if (answer is not None and a.error_kind is None) else None
+        for i, a in enumerate(attempts):
+            answered = answer is not None and i == len(attempts) - 1
+            usage = answer.usage if answered and answer is not None else None
             model = usage.model if usage is not None and usage.model else self.label
             self.usage_sink(self.name, self.kind, model, usage, a.error_kind, a.latency_s)
 

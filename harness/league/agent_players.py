@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["AgentSeats", "check_agent_fields", "check_agent_players"]
 
 EXTERNAL_KINDS = ("agent", "remote")
+ANSWERED = (None, "unparseable", "illegal_option", "oversized")
 
 
 def check_agent_fields(p: PlayerConfig) -> None:
@@ -125,7 +126,8 @@ class AgentSeats:
             player=player,
             provider=kind,
             model=model,
-            outcome="failed" if error_kind else "answered",
+            # an answer came back, valid or not; or the message failed (raised, timed out...)
+            outcome="answered" if error_kind in ANSWERED else "failed",
             error_kind=error_kind,
             latency_s=round(latency_s, 6),
         )

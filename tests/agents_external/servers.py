@@ -32,7 +32,7 @@ def load_example(relative: str) -> ModuleType:
 def serving(server: ThreadingHTTPServer) -> Iterator[str]:
     """Serve in a thread; yields the root URL; shuts the server down after."""
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}/"
