@@ -21,7 +21,9 @@ import asyncio
 import contextlib
 import importlib
 import inspect
+import os
 import re
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -40,10 +42,13 @@ class AgentPathError(ValueError):
 
 
 def load_factory(path: str) -> Callable[..., Any]:
-    """The callable named ``package.module:attribute`` (dotted attributes allowed)."""
+    """The callable named ``package.module:attribute`` (dotted attributes allowed); modules
+    are found on ``sys.path`` and in the current directory."""
     if not _PATH.match(path):
         raise AgentPathError(f"agent {path!r} is not of the form 'package.module:factory'")
     module_name, _, attr = path.partition(":")
+    if os.getcwd() not in sys.path:  # a module of the directory the command runs in, as uvicorn
+        sys.path.append(os.getcwd())
     try:
         obj: Any = importlib.import_module(module_name)
     except ImportError as e:
