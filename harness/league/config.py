@@ -1,7 +1,7 @@
 """League configuration (``configs/*.yaml``), validated by pydantic.
 
 Errors name the offending field and the allowed values, in one line:
-``config field players.1.kind: Input should be 'model', 'bot' or 'random'``.
+``config field players.1.kind: Input should be 'model', 'bot', 'random', 'agent' or 'remote'``.
 """
 
 from __future__ import annotations

@@ -72,7 +72,9 @@ class ModelSeats:
                 continue
             self._specs[p.name] = seat_spec(config, p.model)
         # the run's Python and remote agent players, in the same ledger and caps
-        self.agents = AgentSeats(config, self.add_spend, self.store.add_system_prompt)
+        self.agents = AgentSeats(
+            config, self.add_spend, lambda sha, text: self.store.add_system_prompt(sha, text)
+        )  # (the ledger and store are looked up at each call: a Ray worker replaces them)
 
     @property
     def cost_usd(self) -> float:

@@ -188,3 +188,36 @@ def test_a_bad_agent_player_is_a_one_line_config_error(
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_resumed_game_continues_with_its_agents(server: str, tmp_path: Path) -> None:
+    """A game stopped mid-way (its file keeps the first decisions) is continued by --resume:
+    the recorded decisions are replayed without asking the agents, then they play on."""
+    cfg = tmp_path / "res.yaml"
+    cfg.write_text(league_yaml(server, name="res", misbehaving=False), encoding="utf-8")
+    argv = ["league", "run", str(cfg), "--output", str(tmp_path / "o"), "--no-progress"]
+    assert main(argv) == 0
+    run = tmp_path / "o" / "res"
+    store = RunStore(run)
+    first, *rest = store.games()
+
+    def asked(game_id: str) -> int:  # messages the py agent answered in that game
+        spend = [json.loads(x) for x in (run / "spend.jsonl").read_text().splitlines()]
+        return sum(1 for x in spend if x["player"] == "py" and x["game_id"] == game_id)
+
+    before = asked(first.game_id)
+    path = store.games_dir / f"{first.game_id}.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    kept = lines[: 1 + 40]  # the start line and 40 decisions
+    path.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
+    (run / "games.jsonl").write_text("".join(g.model_dump_json() + "\n" for g in rest))
+    assert main([*argv, "--resume"]) == 0
+    resumed = {g.game_id: g for g in RunStore(run).games()}[first.game_id]
+    start, decisions, _ = RunStore(run).read_game(first.game_id)
+    assert [json.loads(x)["chosen"] for x in kept[1:]] == [d.chosen for d in decisions[:40]]
+    later = [d for d in decisions[40:] if d.player in ("py", "rem") and len(d.options) > 1]
+    assert later and all(d.fallback is None and d.model is not None for d in later)
+    # the replayed decisions were not asked again: only the ones after them
+    py_later = [d for d in later if d.player == "py"]
+    assert asked(first.game_id) - before == len(py_later)
+    assert resumed.winning_side and main(["replay", str(run), "--no-progress"]) == 0
