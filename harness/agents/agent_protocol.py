@@ -30,7 +30,7 @@ from pydantic.json_schema import models_json_schema
 from harness.engine import SeatView
 from harness.views.context import view_context
 from harness.views.prompts import PromptBuilder
-from harness.views.render import environment, render_markdown
+from harness.views.render import environment, markdown_from_context
 
 __all__ = [
     "MAX_ANSWER_BYTES",
@@ -171,7 +171,7 @@ def decision_message(
         options=[OptionInfo(id=o["id"], label=o["label"]) for o in pending.get("options", [])],
         deadline_s=round(max(0.0, deadline_s), 3),
         view=ctx,
-        view_markdown=render_markdown(view, names, locale),
+        view_markdown=markdown_from_context(ctx),  # = render_markdown(view, names, locale)
         events=[dict(e) for e in view.events],
     )
 
