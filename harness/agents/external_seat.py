@@ -114,6 +114,10 @@ def parse_answer(raw: Any) -> tuple[AgentAnswer, str]:
         data = raw.model_dump(mode="json") if isinstance(raw, BaseModel) else raw
         if isinstance(data, str):
             data = {"option": data}
+        if isinstance(data, dict) and any(  # megabytes of text: refused before any encoding
+            isinstance(v, str) and len(v) > MAX_ANSWER_BYTES for v in data.values()
+        ):
+            raise AgentFault("oversized", f"answer larger than {MAX_ANSWER_BYTES} bytes")
         try:
             text = json.dumps(data, ensure_ascii=False)
         except (TypeError, ValueError):

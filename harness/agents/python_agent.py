@@ -32,9 +32,9 @@ from .agent_protocol import DecisionMessage, GameStartMessage
 from .decision_record import Attempt
 from .external_seat import AgentBackend, AgentFault
 
-__all__ = ["AgentPathError", "PythonBackend", "load_factory"]
+__all__ = ["AGENT_PATH", "AgentPathError", "PythonBackend", "load_factory"]
 
-_PATH = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
+AGENT_PATH = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*:[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
 
 
 class AgentPathError(ValueError):
@@ -44,7 +44,7 @@ class AgentPathError(ValueError):
 def load_factory(path: str) -> Callable[..., Any]:
     """The callable named ``package.module:attribute`` (dotted attributes allowed); modules
     are found on ``sys.path`` and in the current directory."""
-    if not _PATH.match(path):
+    if not AGENT_PATH.match(path):
         raise AgentPathError(f"agent {path!r} is not of the form 'package.module:factory'")
     module_name, _, attr = path.partition(":")
     if os.getcwd() not in sys.path:  # a module of the directory the command runs in, as uvicorn

@@ -11,12 +11,13 @@ their seats, and their usage in the run's spend ledger.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from harness.agents.base import Agent
 from harness.agents.external_seat import ExternalSeat
-from harness.agents.python_agent import _PATH, AgentPathError, PythonBackend, load_factory
+from harness.agents.python_agent import AGENT_PATH, AgentPathError, PythonBackend, load_factory
 from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
 
 from .config import ConfigError, LeagueConfig
@@ -39,7 +40,7 @@ def check_agent_fields(p: PlayerConfig) -> None:
     if p.kind == "agent":
         if not p.agent:
             raise ValueError("a player of kind 'agent' needs 'agent: package.module:factory'")
-        if not _PATH.match(p.agent):
+        if not AGENT_PATH.match(p.agent):
             raise ValueError(f"agent {p.agent!r} is not of the form 'package.module:factory'")
     if p.kind == "remote":
         if not p.url:
@@ -57,9 +58,17 @@ def check_agent_players(config: LeagueConfig) -> None:
     for p in config.players:
         if p.kind == "agent" and p.agent:
             try:
-                load_factory(p.agent)
+                factory = load_factory(p.agent)
             except AgentPathError as e:
                 raise ConfigError(f"player {p.name}: {e}") from None
+            try:
+                signature = inspect.signature(factory)
+            except (TypeError, ValueError):  # no signature to check (a builtin)
+                continue
+            try:
+                signature.bind(**(p.options or {}))
+            except TypeError as e:
+                raise ConfigError(f"player {p.name}: options do not fit {p.agent}: {e}") from None
 
 
 class AgentSeats:

@@ -174,6 +174,10 @@ def test_spending_caps_count_the_agents_usage(
         ({"kind": "remote", "url": "ftp://x/"}, "must be http:// or https://"),
         ({"kind": "bot", "url": "http://x/"}, "takes no 'url'"),
         ({"kind": "remote", "url": "http://x/", "options": {}}, "takes no 'options'"),
+        (
+            {"kind": "agent", "agent": f"{AGENTS}:Seeded", "options": {"sal": 1}},
+            "options do not fit tests.agents_external.agents:Seeded: got an unexpected keyword",
+        ),
     ],
 )
 def test_a_bad_agent_player_is_a_one_line_config_error(
