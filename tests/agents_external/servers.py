@@ -47,12 +47,17 @@ def reference_server() -> Iterator[str]:
         yield url
 
 
-class Misbehaving(BaseHTTPRequestHandler):
-    """``POST /<mode>``: every ``every``-th decision (1st, 4th, ...) misbehaves as ``mode``;
-    the others answer the first option.  Modes: garbage, huge, huge_chunked, hang, status500,
-    wrong_fields, unknown, drop (closes the connection unanswered, once per decision)."""
+def every_of(mode: str) -> int:
+    """Every how many decisions ``mode`` misbehaves (the slow modes less often)."""
+    return 8 if mode in ("hang", "trickle") else 3
 
-    every = 3
+
+class Misbehaving(BaseHTTPRequestHandler):
+    """``POST /<mode>``: every :func:`every_of`-th decision (1st, 4th, ...) misbehaves as
+    ``mode``; the others answer the first option.  Modes: garbage, huge, huge_chunked, hang,
+    trickle, status500, wrong_fields, unknown, drop (closes the connection unanswered, once per
+    decision)."""
+
     seen: list[dict[str, Any]]  # (set per server) the headers and types received
     hang_s = 5.0
 
@@ -76,7 +81,7 @@ class Misbehaving(BaseHTTPRequestHandler):
             return self._send(200, b"{}")
         mode = self.path.strip("/")
         first = json.dumps({"option": msg["options"][0]["id"]}).encode()
-        if msg["decision_index"] % self.every != 1:
+        if msg["decision_index"] % every_of(mode) != 1:
             return self._send(200, first)
         if mode == "drop":
             key = (msg["game_id"], msg["seat"], msg["decision_index"])
@@ -102,6 +107,18 @@ class Misbehaving(BaseHTTPRequestHandler):
         if mode == "hang":
             time.sleep(self.hang_s)
             return self._send(200, first)
+        if mode == "trickle":  # a valid answer, one byte at a time, slower than any deadline
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(first)))
+            self.end_headers()
+            try:
+                for i in range(len(first)):
+                    self.wfile.write(first[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                pass
+            return None
         if mode == "status500":
             return self._send(500, b'{"error": "boom"}')
         if mode == "wrong_fields":

@@ -15,7 +15,7 @@ from harness.agents.redact import redact
 from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
 
 from .conftest import play_with
-from .servers import misbehaving_server, reference_server
+from .servers import every_of, misbehaving_server, reference_server
 
 
 def remote(url: str, token_env: str | None = None) -> tuple[RemoteBackend, RemoteClient]:
@@ -48,24 +48,26 @@ def test_the_reference_server_plays_a_whole_game_deterministically() -> None:
         ("huge", "invalid_answer", "oversized"),
         ("huge_chunked", "invalid_answer", "oversized"),
         ("hang", "timeout", "timeout"),
+        ("trickle", "timeout", "timeout"),
         ("status500", "error", "server_error"),
         ("wrong_fields", "invalid_answer", "unparseable"),
         ("unknown", "invalid_answer", "illegal_option"),
     ],
 )
 def test_a_misbehaving_remote_is_a_recorded_fallback(mode: str, reason: str, kind: str) -> None:
-    timer = 0.5 if mode == "hang" else 5.0
+    timer = 0.5 if mode in ("hang", "trickle") else 5.0
+    every = every_of(mode)
     with misbehaving_server() as (url, _):
         played = asyncio.run(_play(url + mode, timer=timer, seed=3))
     assert played.game.pending is None  # type: ignore[attr-defined]
     mine = played.seat_decisions(0)  # type: ignore[attr-defined]
-    bad = [d for i, d in enumerate(mine, 1) if i % 3 == 1]
-    assert bad and all(d.fallback is None for i, d in enumerate(mine, 1) if i % 3 != 1)
+    bad = [d for i, d in enumerate(mine, 1) if i % every == 1]
+    assert bad and all(d.fallback is None for i, d in enumerate(mine, 1) if i % every != 1)
     for d in bad:
         assert (d.fallback, d.record.attempts[-1].error_kind) == (reason, kind), d.error
         raw = d.record.attempts[-1].raw_text
         assert raw is None or len(raw) < 20_000
-        if mode == "hang":
+        if mode in ("hang", "trickle"):
             assert d.latency_s < timer
 
 
@@ -74,7 +76,7 @@ def test_transport_errors_are_retried_within_the_deadline() -> None:
         played = asyncio.run(_play(url + "drop", seed=3))
     mine = played.seat_decisions(0)  # type: ignore[attr-defined]
     assert mine and all(d.fallback is None for d in mine)
-    retried = [d for i, d in enumerate(mine, 1) if i % 3 == 1]
+    retried = [d for i, d in enumerate(mine, 1) if i % every_of("drop") == 1]
     for d in retried:  # the dropped attempt, then the answer
         kinds = [a.error_kind for a in d.record.attempts]
         assert kinds == ["connection_error", None], kinds
