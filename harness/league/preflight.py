@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
@@ -223,7 +223,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
     for a in record.attempts:
         if a.cached:
             continue
-        failed = a.error_kind is not None and a.error_kind not in INVALID_KINDS
+        failed = a.error_kind is not None and a.error_kind not in ANSWERED_KINDS
         line = SpendLine(
             at=now_utc(),
             player=player,
@@ -237,6 +237,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
             output_tokens=a.tokens.output,
             reasoning_tokens=a.tokens.reasoning,
             purpose="preflight",
+            finish_reason=a.finish_reason,
         )
         line.price(prices)
         out.append(line)
