@@ -72,9 +72,7 @@ def test_a_cut_answer_that_still_parses_is_valid(backend: Backend) -> None:
 
 
 @pytest.mark.parametrize("style", ["openai", "llama.cpp"])
-def test_a_context_overflow_is_its_own_kind_and_falls_back(
-    backend: Backend, style: str
-) -> None:
+def test_a_context_overflow_is_its_own_kind_and_falls_back(backend: Backend, style: str) -> None:
     """A history that cannot get shorter (one self-contained message) falls back at once."""
     backend.script.context_overflow(style)  # type: ignore[arg-type]
     choice, record, _ = backend.decide()
