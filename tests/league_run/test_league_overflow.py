@@ -73,6 +73,8 @@ def test_a_league_on_a_server_with_a_small_context_finishes(
     lines = spend(cfg)
     assert any(line.error_kind == "context_overflow" for line in lines)
     assert all(line.cached_input_tokens is None for line in lines)
+    answered = [line for line in lines if line.outcome == "answered"]
+    assert answered and {line.finish_reason for line in answered} <= {"stop", "tool_calls"}
     report = build_report(run)
     rates = report.rates.set_index("player").loc["model-0"]
     assert rates["overflow_per_call"] > 0
