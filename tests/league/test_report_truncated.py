@@ -141,6 +141,10 @@ def test_a_run_that_never_reported_cached_tokens_shows_n_a(tmp_path: Path) -> No
     rows = list(__import__("csv").DictReader((out / "rates.csv").open(encoding="utf-8")))
     row = next(r for r in rows if r["player"] == "llm")
     assert row["cached_input_tokens"] == "" and row["cached_input_share"] == ""
+    from harness.report.html import build_report as build_html
+
+    html = build_html(run, tmp_path / "html", workers=1).index.read_text(encoding="utf-8")
+    assert "cached: not reported" in html
 
 
 def test_inspect_finds_the_truncated_decisions(tmp_path: Path) -> None:
