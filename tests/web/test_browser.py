@@ -111,7 +111,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             # Bob switches to Russian: the page and the game's own labels change.
             bob.select_option("#in-locale", "ru")
             bob.wait_for_function(
-                "document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('Бот 4')"
+                "() => document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('Бот 4')"
             )
             assert "Раунд" in bob.inner_text("#status")
             assert "Ты — Bob" in bob.inner_text("#you-line")
@@ -119,7 +119,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             bob.select_option("#in-locale", "ar")
             bob.wait_for_selector('html[dir="rtl"][lang="ar"]')
             bob.wait_for_function(
-                "document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('بوت 4')"
+                "() => document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('بوت 4')"
             )
             assert bob.inner_text("#btn-table-back") == "→ رجوع"
             assert "الجولة" in bob.inner_text("#status")
@@ -149,7 +149,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
                     # ... and gives it back once the bot has played for him.
                     ann.click('.seat[data-seat="1"] button.autopilot')
                     ann.wait_for_function(
-                        "!document.querySelector('.seat[data-seat=\"1\"] .badge')"
+                        "() => !document.querySelector('.seat[data-seat=\"1\"] .badge')"
                         ".textContent.includes('autopilot')"
                     )
                     steps["autopilot"] = "back"
@@ -157,7 +157,9 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
                     # Bob reloads the page mid-game: his seat and the whole view come back.
                     bob.reload()
                     bob.wait_for_selector("#table:not([hidden])")
-                    bob.wait_for_function("document.getElementById('feed').children.length > 10")
+                    bob.wait_for_function(
+                        "() => document.getElementById('feed').children.length > 10"
+                    )
                     assert "Bob" in bob.inner_text("#you-line")
                     assert bob.locator("#hand .card").count() == len(
                         room.match.game.seats[1].hand  # type: ignore[union-attr]
