@@ -134,8 +134,9 @@ async def _serve(reg: Registry, socket: WebSocket, conn: Connection) -> None:
 
 def receive_one(reg: Registry, conn: Connection, text: str | bytes) -> None:
     """Handle one text frame of ``conn`` within its budgets; every failure is an error frame."""
-    if not conn.messages.take():
-        conn.send(p.error_frame(RATE_LIMITED, "too many messages: slow down"))
+    if not conn.messages.take():  # dropped; the client hears it at most once a second
+        if conn.refusals.take():
+            conn.send(p.error_frame(RATE_LIMITED, "too many messages: slow down"))
         return
     kind = "message"
     try:

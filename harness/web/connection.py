@@ -49,6 +49,7 @@ class Connection:
         self.messages = TokenBucket(lim.messages_burst, lim.messages_per_s)
         self.rebuilds = TokenBucket(lim.rebuilds_burst, lim.rebuilds_per_s)
         self.failures = TokenBucket(lim.failures_burst_connection, lim.failures_per_s)
+        self.refusals = TokenBucket(1, 1.0)  # 'rate_limited' frames for dropped messages
         self.rebuild_pending = False
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
 

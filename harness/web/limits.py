@@ -5,8 +5,8 @@ spend is bounded per connection and per address (the client's IP; behind a rever
 client shares the proxy's address):
 
 - messages: a token bucket per connection (:attr:`WebLimits.messages_per_s`, bursts of
-  :attr:`~WebLimits.messages_burst`); a message over budget gets a ``rate_limited`` error frame
-  and is not handled;
+  :attr:`~WebLimits.messages_burst`); a message over budget is dropped unread, and the connection
+  gets a ``rate_limited`` error frame for it at most once a second;
 - messages that rebuild a whole view (``locale``, ``join``, ``watch``): a smaller bucket of their
   own; repeated ``locale`` messages are coalesced into one rebuild;
 - failed ``join`` and ``watch`` attempts (a wrong room code or seat token, a full room): a bucket
