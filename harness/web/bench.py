@@ -175,9 +175,11 @@ async def _run_clients(
     r.seconds = time.monotonic() - t0
 
 
-def _origin(ws_url: str) -> str:
+def _origin(ws_url: str) -> Any:
     """The served page's origin for a WebSocket URL of this server (``ws://h:p/ws`` → ``http://h:p``)."""
-    return "http://" + ws_url.removeprefix("ws://").split("/", 1)[0]
+    from websockets.typing import Origin
+
+    return Origin("http://" + ws_url.removeprefix("ws://").split("/", 1)[0])
 
 
 def _free_port() -> int:

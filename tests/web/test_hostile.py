@@ -4,6 +4,7 @@ guessing room codes, and the page's security headers."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import logging
@@ -46,10 +47,8 @@ def read_for(clients: list[Client], seconds: float) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         for c in clients:
-            try:
+            with contextlib.suppress(TimeoutError):
                 c.recv(timeout=0.005)
-            except TimeoutError:
-                pass
 
 
 def still_serves(srv: LiveServer) -> None:
