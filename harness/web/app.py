@@ -34,7 +34,7 @@ from . import protocol as p
 from .config import WebConfig
 from .connection import Connection
 from .headers import SecurityHeaders
-from .limits import COALESCE_S, RATE_LIMITED
+from .limits import RATE_LIMITED
 from .origins import OriginGuard, OriginPolicy
 from .registry import Registry
 from .rooms import Room, RoomError, one_seat
@@ -224,7 +224,7 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
     elif isinstance(m, p.SetLocale):
         conn.locale = m.locale
         if conn.room is not None:
-            _rebuild_soon(conn)
+            reg.rebuilds.request(conn)
     elif isinstance(m, p.Create):
         one_seat(conn)
         conn.locale = m.locale
@@ -273,21 +273,6 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
         room.broadcast_room()
     else:  # pragma: no cover - every message type is handled above
         raise RoomError("unknown_type", "unhandled message")
-
-
-def _rebuild_soon(conn: Connection) -> None:
-    """Send ``conn`` its whole view again in :data:`COALESCE_S` seconds: repeated requests in the
-    meantime are one rebuild."""
-    if conn.rebuild_pending:
-        return
-    conn.rebuild_pending = True
-
-    def rebuild() -> None:
-        conn.rebuild_pending = False
-        if conn.room is not None and not conn.closed:
-            conn.room.send_all(conn)
-
-    asyncio.get_running_loop().call_later(COALESCE_S, rebuild)
 
 
 def _host(room: Room, m: Any) -> None:

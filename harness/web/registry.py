@@ -22,6 +22,7 @@ from .config import WebConfig
 from .connection import Connection
 from .limits import Addresses
 from .protocol import TableSettings
+from .rebuilds import Rebuilds
 from .rooms import Room, RoomError
 from .spending import NOTICE_CODE, SpendingGuard, server_caps
 
@@ -46,6 +47,7 @@ class Registry:
         self.pauses = {**PAUSES, **(pauses or {})}
         self.limits = self.config.limits
         self.addresses = Addresses(self.limits)
+        self.rebuilds = Rebuilds()
         self.host_grace = host_grace
         self.store = RunStore(self.config.run_dir)
         self.rooms: dict[str, Room] = {}
@@ -214,6 +216,7 @@ class Registry:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self.rebuilds.aclose()
         for room in list(self.rooms.values()):
             await room.close()
         self.rooms.clear()

@@ -91,6 +91,9 @@ class Room:
         self.games = 0
         self.idle_since = time.monotonic()
         self._names: dict[str, list[str]] = {}
+        # the view frames of the game's current state (see send_view)
+        self._views: dict[tuple[int | None, int, str, bool], dict[str, Any]] = {}
+        self._view_state: tuple[Any, ...] = ()
 
     # ------------------------------------------------------------------ facts
     @property
@@ -129,6 +132,7 @@ class Room:
 
     def _changed(self) -> None:
         self._names.clear()
+        self._views.clear()
 
     def _unique_name(self, name: str) -> str:
         """``name``, or "name (k)" when a person here already has it (a checked name: see
@@ -519,16 +523,26 @@ class Room:
 
     # ------------------------------------------------------------- broadcasts
     def send_view(self, conn: Connection) -> None:
+        """Send ``conn`` its seat's view since its last one.  Views are built once per state of
+        the game: connections of the same seat (spectators: the public view), feed position,
+        language and question get the same frame (its timer read now)."""
         match = self.match
         if match is None:
             return
-        frame = view_frame(
-            match.game, conn.seat, conn.seen, self.names(conn.locale), conn.locale,
-            decision=match.decision_no, timer=match.timer(), action_at=match.action_at,
-            ask=conn.seat is not None and match.asks(conn.seat),
-        )  # fmt: skip
+        state = (match, match.decision_no, len(match.game.events), match.action_at)
+        if state != self._view_state:
+            self._views.clear()
+            self._view_state = state
+        ask = conn.seat is not None and match.asks(conn.seat)
+        key = (conn.seat, conn.seen, conn.locale, ask)
+        frame = self._views.get(key)
+        if frame is None:
+            frame = self._views[key] = view_frame(
+                match.game, conn.seat, conn.seen, self.names(conn.locale), conn.locale,
+                decision=match.decision_no, timer=None, action_at=match.action_at, ask=ask,
+            )  # fmt: skip
         conn.seen = frame["events"]
-        conn.send(frame)
+        conn.send({**frame, "timer": match.timer()})
 
     def broadcast_views(self) -> None:
         for c in self.connections():
