@@ -184,7 +184,7 @@ def test_fuzzed_messages_break_nothing(tmp_path: Path, caplog: pytest.LogCapture
                     prober.wait_type("pong", timeout=10)
                     worst = max(worst, time.monotonic() - t0)
             assert worst < 2.0, f"a ping waited {worst:.2f} s"
-            assert sent > 300
+            assert sent > 150  # not vacuous (the game sets the length: a few seconds)
             for s in strangers:  # still connected and answered
                 s.send(type="ping")
                 try:
