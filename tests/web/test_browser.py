@@ -5,7 +5,8 @@ seats a model (a fake OpenAI server on 127.0.0.1) and fills the rest with bots; 
 game through the page.  On the way the host hands the second person's seat to the bot and gives
 it back, the second person reloads the page mid-game and gets the seat back, and switches to
 Russian (after a look at the table in Arabic, right to left).  The finished game is then in
-``bangarena report``.
+``bangarena report``.  The page runs under its Content-Security-Policy (its own scripts and styles
+only, no eval: the test's waits are functions, not strings) and any violation is a console error.
 
 Needs ``pip install playwright`` (never ``playwright install``: the system chromium is used) and
 ``apt-get install -y chromium``; skipped with the reason when either is missing.  Saves
