@@ -25,7 +25,7 @@ from typing import Literal
 
 import numpy as np
 
-from harness.engine import Action, Game, parse_action
+from harness.engine import Action, EngineError, Game, parse_action
 from harness.engine.chance import clone, resample_future
 
 from .value import ValueModel, result_values
@@ -93,7 +93,10 @@ def luck_adjust(
         d = game.pending
         if d is None:
             raise ValueError(f"decision {i + 1}: the game is already over")
-        action = parse_action(text)
+        try:
+            action = parse_action(text)
+        except EngineError as e:
+            raise ValueError(f"decision {i + 1}: {e}") from None
         if action not in d.options:
             raise ValueError(f"decision {i + 1}: {text!r} is not an option")
         uniform = policies[d.seat] == "uniform" and len(d.options) > 1
