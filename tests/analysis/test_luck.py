@@ -115,4 +115,4 @@ def test_bad_actions_are_refused() -> None:
     with pytest.raises(ValueError, match="malformed"):
         luck_adjust(g.n, g.mode, g.seed, ["nonsense-id"], pol, ConstantValue())
     with pytest.raises(ValueError, match="not an option"):
-        luck_adjust(g.n, g.mode, g.seed, ["end"], pol, ConstantValue())
+        luck_adjust(g.n, g.mode, g.seed, ["play:shot@7"], pol, ConstantValue())
