@@ -4,7 +4,7 @@ A row is the table's facts (size, mode, round, High Noon, per team: share alive,
 the Marshal's ♥ and cards; whose turn) and the seat's own (alive, ♥, cards, weapon, reach, stars,
 role, distance to the Marshal).  Nothing depends on the order of the deck (no seat knows it), so
 a value computed from these features is a function of what has happened, as the luck adjustment
-needs.  The fitted model weighs the same row once per team (:data:`TEAMS`).
+needs.  The fitted model has one weight vector per table size, mode and team (:data:`KEYS`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,12 @@ from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES, TEAM_OF
 
 TEAMS: Final = ("law", "raiders", "loners")
 TEAM_INDEX: Final = {t: i for i, t in enumerate(TEAMS)}
+CELLS: Final[tuple[tuple[int, str], ...]] = tuple(
+    (n, m) for n in range(MIN_SEATS, MAX_SEATS + 1) for m in MODES
+)
+CELL_INDEX: Final = {c: i for i, c in enumerate(CELLS)}
+# one weight vector per (table size, mode, team): "team|seats|mode"
+KEYS: Final[tuple[str, ...]] = tuple(f"{t}|{n}|{m}" for n, m in CELLS for t in TEAMS)
 
 NAMES: Final[tuple[str, ...]] = (
     *(f"seats={n}" for n in range(MIN_SEATS, MAX_SEATS + 1)),
@@ -78,6 +84,12 @@ def _hand_groups(hand: list[int]) -> list[float]:
 def team_index(game: Game) -> np.ndarray:
     """Each seat's team as an index into :data:`TEAMS`."""
     return np.array([TEAM_INDEX[TEAM_OF[s.role]] for s in game.seats], dtype=np.intp)
+
+
+def key_index(game: Game) -> np.ndarray:
+    """Each seat's weight vector as an index into :data:`KEYS` (its table and team)."""
+    base = 3 * CELL_INDEX[(game.n, game.mode)]
+    return np.array([base + TEAM_INDEX[TEAM_OF[s.role]] for s in game.seats], dtype=np.intp)
 
 
 def features(game: Game) -> np.ndarray:

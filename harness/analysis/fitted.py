@@ -1,4 +1,4 @@
-"""The fast value estimator: logistic regression on :mod:`.features`, one weight vector per team.
+"""The fast value estimator: logistic regression on :mod:`.features`, one weight vector per\ntable size, mode and team.
 
 The weights are package data (``harness/analysis/data/value_model.json``), written by
 ``bangarena analysis train`` (:mod:`.train`) from rule-bot self-play with a fixed seed and never
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.engine import Game
 
-from .features import NAMES, TEAMS, features, team_index
+from .features import KEYS, NAMES, features, key_index
 from .value import result_values
 
 SCHEMA = 1
@@ -39,7 +39,7 @@ class ValueModelFile(BaseModel):
     features: list[str]
     mean: list[float]
     scale: list[float]
-    teams: dict[str, TeamWeights]
+    weights: dict[str, TeamWeights]  # "team|seats|mode" -> its logistic regression
     base_rates: dict[str, float]  # "team|seats|mode" -> share of won seats in the training data
     training: dict[str, Any]  # configuration of the training run
     data_sha256: str
@@ -79,21 +79,28 @@ class FittedValue:
         self.file = model if model is not None else load_model_file()
         self._mean = np.array(self.file.mean)
         self._scale = np.array(self.file.scale)
-        self._w = np.array([self.file.teams[t].coef for t in TEAMS])
-        self._b = np.array([self.file.teams[t].intercept for t in TEAMS])
+        missing = TeamWeights(coef=[0.0] * len(NAMES), intercept=0.0)
+        ws = [self.file.weights.get(k, missing) for k in KEYS]
+        self._w = np.array([w.coef for w in ws])
+        self._b = np.array([w.intercept for w in ws])
+        self._rates = np.array([self.file.base_rates.get(k, 0.5) for k in KEYS])
 
-    def logits(self, x: np.ndarray, teams: np.ndarray) -> np.ndarray:
+    def logits(self, x: np.ndarray, keys: np.ndarray) -> np.ndarray:
         z = (x - self._mean) / self._scale
-        return np.einsum("ij,ij->i", z, self._w[teams]) + self._b[teams]
+        return np.einsum("ij,ij->i", z, self._w[keys]) + self._b[keys]
 
-    def predict(self, x: np.ndarray, teams: np.ndarray) -> np.ndarray:
-        """P(win) for feature rows ``x`` of seats of ``teams``."""
-        return 1.0 / (1.0 + np.exp(-self.logits(x, teams)))
+    def predict(self, x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """P(win) for feature rows ``x`` whose weight vectors are ``keys`` (:data:`KEYS`)."""
+        return 1.0 / (1.0 + np.exp(-self.logits(x, keys)))
 
     def values(self, game: Game) -> np.ndarray:
         if game.is_over:
             return result_values(game)
-        return self.predict(features(game), team_index(game))
+        return self.predict(features(game), key_index(game))
+
+    def base_rates(self, keys: np.ndarray) -> np.ndarray:
+        """The training share of won seats for each row's table and team."""
+        return self._rates[keys]
 
     def base_rate(self, team: str, seats: int, mode: str) -> float:
         return self.file.base_rates.get(base_rate_key(team, seats, mode), 0.5)

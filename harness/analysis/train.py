@@ -17,35 +17,27 @@ from typing import Any
 import numpy as np
 
 from harness.engine import Game
-from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES, TEAM_OF
 
-from .features import TEAMS, features, team_index
-from .fitted import MODEL_PATH, TeamWeights, ValueModelFile, base_rate_key
+from .features import CELLS, KEYS, NAMES, features, key_index
+from .fitted import MODEL_PATH, TeamWeights, ValueModelFile
 from .playout import new_bots, play_out
 
 TRAIN_SEED = 10_000_000
 HOLDOUT_SEED = 20_000_000
-CELLS: tuple[tuple[int, str], ...] = tuple(
-    (n, m) for n in range(MIN_SEATS, MAX_SEATS + 1) for m in MODES
-)
 
 
 @dataclass
 class Dataset:
-    """Feature rows with their seat's team, label and table (``cell``: seats, mode)."""
+    """Feature rows with their weight vector (:data:`KEYS` index: table and team) and label."""
 
     x: list[np.ndarray] = field(default_factory=list)
-    team: list[np.ndarray] = field(default_factory=list)
+    key: list[np.ndarray] = field(default_factory=list)
     y: list[np.ndarray] = field(default_factory=list)
-    cell: list[tuple[int, str, int]] = field(default_factory=list)  # seats, mode, rows
     games: int = 0
     decisions: int = 0
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return np.vstack(self.x), np.concatenate(self.team), np.concatenate(self.y)
-
-    def cells(self) -> list[tuple[int, str]]:
-        return [(n, m) for n, m, k in self.cell for _ in range(k)]
+        return np.vstack(self.x), np.concatenate(self.key), np.concatenate(self.y)
 
 
 def self_play(
@@ -67,12 +59,11 @@ def self_play(
             won = np.zeros(n)
             for w in game.winners:
                 won[w] = 1.0
-            teams = team_index(game)
+            keys = key_index(game)
             for r in rows:
                 data.x.append(r)
-                data.team.append(teams)
+                data.key.append(keys)
                 data.y.append(won)
-                data.cell.append((n, mode, n))
             data.games += 1
             if on_game is not None:
                 on_game()
@@ -108,42 +99,34 @@ def logistic_fit(
 
 
 def fit(data: Dataset, config: dict[str, Any], c: float = 1.0) -> ValueModelFile:
-    """Logistic regression per team on standardised features, L2 penalty ``1 / c``."""
-    x, team, y = data.arrays()
+    """Logistic regression per table size, mode and team on standardised features, L2 penalty
+    ``1 / c``."""
+    x, key, y = data.arrays()
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     z = (x - mean) / scale
     weights: dict[str, TeamWeights] = {}
-    for t, name in enumerate(TEAMS):
-        sel = team == t
+    rates: dict[str, float] = {}
+    for i, name in enumerate(KEYS):
+        sel = key == i
+        if not sel.any():
+            continue
         coef, intercept = logistic_fit(z[sel], y[sel], 1.0 / c)
         weights[name] = TeamWeights(
             coef=[round(float(v), 6) for v in coef], intercept=round(intercept, 6)
         )
-    rates: dict[str, float] = {}
-    cells = data.cells()
-    tally: dict[str, list[float]] = {}
-    for (n, mode), t, won in zip(cells, team, y, strict=True):
-        tally.setdefault(base_rate_key(TEAMS[t], n, mode), []).append(won)
-    for key, vals in sorted(tally.items()):
-        rates[key] = round(float(np.mean(vals)), 6)
+        rates[name] = round(float(y[sel].mean()), 6)
     return ValueModelFile(
-        features=list(_names()),
+        features=list(NAMES),
         mean=[round(float(v), 9) for v in mean],
         scale=[round(float(v), 9) for v in scale],
-        teams=weights,
+        weights=weights,
         base_rates=rates,
-        training={**config, "c": c, "solver": "newton (numpy)", "teams": list(TEAMS)},
-        data_sha256=data_hash(x, team, y),
+        training={**config, "c": c, "solver": "newton (numpy)", "weights": "team|seats|mode"},
+        data_sha256=data_hash(x, key, y),
         rows=int(len(y)),
     )
-
-
-def _names() -> tuple[str, ...]:
-    from .features import NAMES
-
-    return NAMES
 
 
 def train(
@@ -171,4 +154,4 @@ def train(
     return model
 
 
-__all__ = ["CELLS", "HOLDOUT_SEED", "TRAIN_SEED", "Dataset", "fit", "self_play", "train", "TEAM_OF"]
+__all__ = ["CELLS", "HOLDOUT_SEED", "TRAIN_SEED", "Dataset", "fit", "self_play", "train"]
