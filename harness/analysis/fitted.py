@@ -39,7 +39,7 @@ class ValueModelFile(BaseModel):
     features: list[str]
     mean: list[float]
     scale: list[float]
-    weights: dict[str, TeamWeights]  # "team|seats|mode" -> its logistic regression
+    weights: dict[str, TeamWeights]  # "team" (or "team|seats|mode") -> its logistic regression
     base_rates: dict[str, float]  # "team|seats|mode" -> share of won seats in the training data
     training: dict[str, Any]  # configuration of the training run
     data_sha256: str
@@ -80,7 +80,9 @@ class FittedValue:
         self._mean = np.array(self.file.mean)
         self._scale = np.array(self.file.scale)
         missing = TeamWeights(coef=[0.0] * len(NAMES), intercept=0.0)
-        ws = [self.file.weights.get(k, missing) for k in KEYS]
+        # a key is "team|seats|mode"; a file fitted per team holds "team" keys
+        ws = [self.file.weights.get(k, self.file.weights.get(k.partition("|")[0], missing))
+              for k in KEYS]  # fmt: skip
         self._w = np.array([w.coef for w in ws])
         self._b = np.array([w.intercept for w in ws])
         self._rates = np.array([self.file.base_rates.get(k, 0.5) for k in KEYS])

@@ -18,7 +18,7 @@ import numpy as np
 
 from harness.engine import Game
 
-from .features import CELLS, KEYS, NAMES, features, key_index
+from .features import CELLS, KEYS, NAMES, TEAMS, features, key_index
 from .fitted import MODEL_PATH, TeamWeights, ValueModelFile
 from .playout import new_bots, play_out
 
@@ -98,9 +98,13 @@ def logistic_fit(
     return w[:-1], float(w[-1])
 
 
-def fit(data: Dataset, config: dict[str, Any], c: float = 1.0) -> ValueModelFile:
-    """Logistic regression per table size, mode and team on standardised features, L2 penalty
-    ``1 / c``."""
+def fit(
+    data: Dataset, config: dict[str, Any], c: float = 1.0, per_cell: bool = False
+) -> ValueModelFile:
+    """Logistic regression per team (``per_cell``: per table size, mode and team) on
+    standardised features, L2 penalty ``1 / c``.  Per team is the default: the luck adjustment
+    needs a value that moves smoothly from one state to the next more than a sharper fit per
+    table (``bench variance`` measured both)."""
     x, key, y = data.arrays()
     mean = x.mean(axis=0)
     scale = x.std(axis=0)
@@ -110,20 +114,29 @@ def fit(data: Dataset, config: dict[str, Any], c: float = 1.0) -> ValueModelFile
     rates: dict[str, float] = {}
     for i, name in enumerate(KEYS):
         sel = key == i
+        if sel.any():
+            rates[name] = round(float(y[sel].mean()), 6)
+    groups = list(KEYS) if per_cell else list(TEAMS)
+    for name in groups:
+        sel = key == KEYS.index(name) if per_cell else key % 3 == TEAMS.index(name)
         if not sel.any():
             continue
         coef, intercept = logistic_fit(z[sel], y[sel], 1.0 / c)
         weights[name] = TeamWeights(
             coef=[round(float(v), 6) for v in coef], intercept=round(intercept, 6)
         )
-        rates[name] = round(float(y[sel].mean()), 6)
     return ValueModelFile(
         features=list(NAMES),
         mean=[round(float(v), 9) for v in mean],
         scale=[round(float(v), 9) for v in scale],
         weights=weights,
         base_rates=rates,
-        training={**config, "c": c, "solver": "newton (numpy)", "weights": "team|seats|mode"},
+        training={
+            **config,
+            "c": c,
+            "solver": "newton (numpy)",
+            "weights": "team|seats|mode" if per_cell else "team",
+        },
         data_sha256=data_hash(x, key, y),
         rows=int(len(y)),
     )
@@ -136,6 +149,7 @@ def train(
     c: float = 1.0,
     out: Path = MODEL_PATH,
     on_game: Callable[[], None] | None = None,
+    per_cell: bool = False,
 ) -> ValueModelFile:
     """Play, fit and write the model file; returns what was written."""
     data = self_play(games, seed, stride, on_game)
@@ -148,7 +162,7 @@ def train(
         "decisions": data.decisions,
         "players": "rule bots (every seat)",
     }
-    model = fit(data, config, c)
+    model = fit(data, config, c, per_cell)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(model.model_dump_json(indent=1) + "\n", encoding="utf-8")
     return model

@@ -28,6 +28,11 @@ def register(sub: Any) -> None:
     t.add_argument("--seed", type=int, default=TRAIN_SEED, help="first training seed")
     t.add_argument("--stride", type=positive_int, default=4, help="decisions between samples")
     t.add_argument("--c", type=float, default=1.0, help="inverse L2 penalty")
+    t.add_argument(
+        "--per-cell",
+        action="store_true",
+        help="one weight vector per table size, mode and team (default: per team)",
+    )
     t.add_argument("--out", type=Path, default=MODEL_PATH, help="weights file to write")
     t.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     t.set_defaults(func=run_train)
@@ -37,12 +42,14 @@ def run_train(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     total = args.games * len(CELLS)
     with Progress("analysis train", total, unit="games", enabled=not args.no_progress) as bar:
-        model = train(args.games, args.seed, args.stride, args.c, args.out, bar.advance)
+        model = train(
+            args.games, args.seed, args.stride, args.c, args.out, bar.advance, args.per_cell
+        )
     cfg = model.training
     print(
         f"value model: {model.rows:,} rows from {cfg['games']} games "
         f"({cfg['decisions']:,} decisions), {len(model.features)} features × {len(model.weights)} weight vectors "
-        f"(table size × mode × team); "
+        f"({model.training['weights']}); "
         f"data sha256 {model.data_sha256[:16]}…; written to {args.out} "
         f"in {time.perf_counter() - t0:.1f} s"
     )
