@@ -8,6 +8,7 @@ configuration and the sha256 of the training data.  Evaluation is plain numpy.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,8 @@ class FittedValue:
 
     def __init__(self, model: ValueModelFile | None = None) -> None:
         self.file = model if model is not None else load_model_file()
+        # what a stored score was computed with: the whole file (weights and training)
+        self.digest = hashlib.sha256(self.file.model_dump_json().encode()).hexdigest()
         self._mean = np.array(self.file.mean)
         self._scale = np.array(self.file.scale)
         missing = TeamWeights(coef=[0.0] * len(NAMES), intercept=0.0)

@@ -28,7 +28,7 @@ class LuckLine(BaseModel):
     model_config = ConfigDict(extra="forbid")
     schema_version: int = SCHEMA
     game_id: str
-    model: str  # the value model's training-data sha256
+    model: str  # sha256 of the value model file the scores were computed with
     samples: int
     raw: list[float]
     adjusted: list[float]
@@ -56,22 +56,29 @@ def run_luck(
     samples: int = DEFAULT_SAMPLES,
     model: FittedValue | None = None,
     on_game: Callable[[], None] | None = None,
+    compute: bool = True,
 ) -> dict[str, LuckLine]:
     """Every finished game with a result of ``run_dir`` → its :class:`LuckLine` (computed when
-    not stored yet for this model and sample count)."""
+    not stored yet for this model and sample count; with ``compute=False`` only the stored
+    ones)."""
     store = open_run_folder(run_dir)
     games: list[GameRecord] = [g for g in finished_games(store) if g.void is None]
     model = model if model is not None else FittedValue()
-    key = model.file.data_sha256
+    key = model.digest
     path = Path(run_dir) / LUCK_DIR / LUCK_FILE
     stored = {
         gid: rec for gid, rec in _read(path).items() if rec.model == key and rec.samples == samples
     }
     out: dict[str, LuckLine] = {}
+    if not compute:
+        return {g.game_id: stored[g.game_id] for g in games if g.game_id in stored}
     todo = [g for g in games if g.game_id not in stored]
     if todo:
         path.parent.mkdir(parents=True, exist_ok=True)
+    torn = path.exists() and not path.read_bytes().endswith(b"\n") and path.stat().st_size > 0
     with path.open("a", encoding="utf-8") if todo else _Null() as fh:
+        if torn and todo:
+            fh.write("\n")  # a torn last line stays alone on its line
         for g in games:
             rec = stored.get(g.game_id)
             if rec is None:

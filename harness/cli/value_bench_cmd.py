@@ -46,7 +46,7 @@ def register_bench(bsub: Any) -> None:
     p.add_argument(
         "--speed-games", type=positive_int, default=20, help="games for bench bots speed"
     )
-    p.add_argument("--svg", type=Path, help="write the reliability diagram here")
+    p.add_argument("--svg", type=Path, help="write the reliability diagram here (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_value)
 

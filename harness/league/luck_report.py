@@ -29,11 +29,16 @@ def _ci(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float, fl
     return mean, mean - half, mean + half, se
 
 
-def luck_table(run_dir: str, seats: pd.DataFrame) -> pd.DataFrame:
-    """The table for the seats of the games with a result (``stats.load_run(...).seats``)."""
+def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+    """The table for the seats of the games with a result (``stats.load_run(...).seats``).
+    ``compute=False`` reads only stored scores and raises ``LookupError`` when a game has
+    none."""
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
-    lines = run_luck(run_dir)
+    lines = run_luck(run_dir, compute=compute)
+    missing = set(seats["game_id"]) - set(lines)
+    if missing:
+        raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")
     df = seats[["game_id", "seats", "mode", "seat", "player", "role", "won"]].copy()
     df["adjusted"] = [lines[g].adjusted[s] for g, s in zip(df["game_id"], df["seat"], strict=True)]
     df["won"] = df["won"].astype(float)
