@@ -25,7 +25,7 @@ def test_shipped_model_is_versioned_and_evaluates() -> None:
     assert len(m.data_sha256) == 64 and m.training["seed"] == 10_000_000
     assert set(m.base_rates) <= set(KEYS)
     v = FittedValue(m).values(Game.new(6, "partners", 2))
-    assert v.shape == (6,) and ((0 < v) & (v < 1)).all()
+    assert v.shape == (6,) and ((v > 0) & (v < 1)).all()
 
 
 def test_a_model_file_for_other_features_is_refused(tmp_path: Path) -> None:
