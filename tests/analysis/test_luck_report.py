@@ -20,6 +20,7 @@ BOTS = """\
 name: bots
 players:
   - {name: rulebot, kind: bot}
+  - {name: rulebot2, kind: bot}
   - {name: random, kind: random}
 tables:
   - seats: [4]
@@ -49,7 +50,7 @@ def test_report_has_a_luck_table_next_to_raw_rates(run: Path) -> None:
     r = build_report(run, luck=True)
     t = r.luck
     players = set(t["player"])
-    assert players == {"rulebot", "random"}
+    assert players == {"rulebot", "rulebot2", "random"}
     per_role = t[t["role"] != ROLE_ADJUSTED]
     merged = per_role.merge(r.win_rates, on=["player", "role"])
     assert len(merged) == len(per_role) == len(r.win_rates)
@@ -78,10 +79,21 @@ def test_scores_are_stored_and_reused(run: Path) -> None:
     path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20], encoding="utf-8")
     assert run_luck(run) == first
     figures = league_figures(run)["luck"]
-    assert figures and {f["player"] for f in figures} == {"rulebot", "random"}
+    assert figures and {f["player"] for f in figures} == {"rulebot", "rulebot2", "random"}
     assert all(json.dumps(f) for f in figures)
 
 
 def test_cli_flag(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["league", "report", str(run), "--luck", "--no-save"]) == 0
     assert "luck-adjusted" in capsys.readouterr().out
+
+
+def test_a_and_a_league_difference_is_zero_within_its_interval(run: Path) -> None:
+    """Two identical rule-bot players: their luck-adjusted role-adjusted scores differ by 0
+    within the 95 % interval of the difference (the two taken as independent)."""
+    t = build_report(run, luck=True).luck
+    rows = t[t["role"] == ROLE_ADJUSTED].set_index("player")
+    a, b = rows.loc["rulebot"], rows.loc["rulebot2"]
+    half = 1.959964 * (a["adj_se"] ** 2 + b["adj_se"] ** 2) ** 0.5
+    assert half > 0
+    assert abs(a["adjusted"] - b["adjusted"]) <= half
