@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
         description="Plays --games rule-bot games per table size (4-8) and mode, samples the "
         "state every --stride decisions and fits one logistic regression per team.",
     )
-    t.add_argument("--games", type=positive_int, default=25, help="games per table size and mode")
+    t.add_argument("--games", type=positive_int, default=40, help="games per table size and mode")
     t.add_argument("--seed", type=int, default=TRAIN_SEED, help="first training seed")
     t.add_argument("--stride", type=positive_int, default=4, help="decisions between samples")
     t.add_argument("--c", type=float, default=1.0, help="inverse L2 penalty")
