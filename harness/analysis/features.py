@@ -57,6 +57,10 @@ NAMES: Final[tuple[str, ...]] = (
         for g in ("shots", "ricochets", "flasks", "attacks", "draws", "jailed", "dynamite")
     ),
     *(f"{t}.{g}" for t in TEAMS for g in ("shots", "ricochets", "flasks")),
+    "me.hp2",
+    "me.threats",
+    "me.threat_shots",
+    "me.marshal_threats",
 )
 N_FEATURES: Final = len(NAMES)
 _MODE_AT: Final = {m: NAMES.index(f"mode={m}") for m in MODES}
@@ -142,9 +146,25 @@ def features(game: Game) -> np.ndarray:
     for g, t in zip(groups, teams, strict=True):
         for k in range(3):
             team_hand[t][k] += g[k]
-    out[:, _TEAM_HAND_AT:] = [v / (2.0 * (size[t] or 1)) for t in range(3) for v in team_hand[t]]
+    out[:, _TEAM_HAND_AT : _TEAM_HAND_AT + 9] = [
+        v / (2.0 * (size[t] or 1)) for t in range(3) for v in team_hand[t]
+    ]
+    reach_of = [
+        game.seats_within(j, s.weapon_range) if s.alive else [] for j, s in enumerate(seats)
+    ]
+    threats = [0] * n
+    threat_shots = [0.0] * n
+    for j, targets in enumerate(reach_of):
+        for i in targets:
+            threats[i] += 1
+            threat_shots[i] += groups[j][0]
+    tail = _TEAM_HAND_AT + 9
     for i, s in enumerate(seats):
         row = out[i]
+        row[tail] = 1.0 if s.alive and s.hp <= 2 else 0.0
+        row[tail + 1] = threats[i] / 3.0
+        row[tail + 2] = threat_shots[i] / 3.0
+        row[tail + 3] = threats[game.marshal] / 3.0
         if not s.alive:
             row[_ME_AT:_TEAM_HAND_AT] = 0.0
             row[_ME_AT + 9] = 1.0 if s.role == "deputy" else 0.0
@@ -157,7 +177,7 @@ def features(game: Game) -> np.ndarray:
         row[_ME_AT + 3] = len(s.hand) / 4.0
         row[_ME_AT + 4] = (len(s.in_play) + (s.weapon >= 0)) / 2.0
         row[_ME_AT + 5] = reach / 3.0
-        row[_ME_AT + 6] = len(game.seats_within(i, reach)) / max(1, n_alive - 1)
+        row[_ME_AT + 6] = len(reach_of[i]) / max(1, n_alive - 1)
         row[_ME_AT + 7] = len(s.upgrades) / 2.0
         row[_ME_AT + 8] = 1.0 if i == game.marshal else 0.0
         row[_ME_AT + 9] = 1.0 if s.role == "deputy" else 0.0
