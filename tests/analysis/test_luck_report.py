@@ -97,3 +97,13 @@ def test_a_and_a_league_difference_is_zero_within_its_interval(run: Path) -> Non
     half = 1.959964 * (a["adj_se"] ** 2 + b["adj_se"] ** 2) ** 0.5
     assert half > 0
     assert abs(a["adjusted"] - b["adjusted"]) <= half
+
+
+def test_html_report_has_the_luck_section(run: Path, tmp_path: Path) -> None:
+    from harness.report import build_report as build_html
+
+    run_luck(run)
+    index = build_html(run, tmp_path / "html", workers=1).index.read_text(encoding="utf-8")
+    table = index.split('id="luck-table"', 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr>") == len(build_report(run, luck=True).luck) + 1  # + header
+    assert "rulebot2" in table and "role-adjusted" in table
