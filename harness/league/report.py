@@ -283,6 +283,31 @@ def _decisions(row: pd.Series) -> str:
     return _int(row["decisions"])
 
 
+NOT_REPORTED = "n/a"
+
+
+def _cached(row: pd.Series) -> str:
+    """Cached input tokens and their share of the input of the calls that reported them, with
+    how many did (``1,200 (62.0%, 8 of 9 calls)``); ``n/a`` when no call reported them."""
+    tokens, reported = row.get("cached_input_tokens"), row.get("cached_reported_calls")
+    if _nan(tokens) or (not _nan(reported) and int(reported) == 0):
+        return NOT_REPORTED
+    if _nan(reported):  # no per-call counts: the seat outcomes' sum
+        return _int(tokens)
+    return (
+        f"{_int(tokens)} ({_pct(row.get('cached_input_share'))}, "
+        f"{_int(reported)} of {_int(row.get('answered_calls'))} calls)"
+    )
+
+
+def _spend_cached(row: pd.Series) -> str:
+    """The spend table's cached input tokens with how many answered calls reported them."""
+    tokens = row.get("cached_input_tokens")
+    if _nan(tokens):
+        return NOT_REPORTED
+    return f"{_int(tokens)} ({_int(row.get('cached_reported_calls'))} of {_int(row['answered'])})"
+
+
 def _latency(row: pd.Series) -> str:
     med, p95 = row["call_latency_median_s"], row["call_latency_p95_s"]
     return "–" if _nan(med) else f"{_seconds(med)} / {_seconds(p95)}"
@@ -380,9 +405,11 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "model_calls": (
         "Model seats — rates per model decision (more than one option; a single option never "
-        "reaches the model): fallback, invalid, timeout; per call (every attempt, retries and "
-        "re-prompts included): /call; call latency p50 / p95; cached input tokens; fallback "
-        "reasons in rates.csv",
+        "reaches the model): fallback, invalid, truncated (answers cut by the token limit, not "
+        "counted as invalid), timeout; per call (every attempt, retries and re-prompts "
+        "included): /call, overflow (requests longer than the model's context); call latency "
+        "p50 / p95; cached input tokens of the calls that reported them (n/a: none did); "
+        "fallback reasons in rates.csv",
         [
             ("player", "player", _text),
             ("history", "history", _text),
@@ -391,12 +418,15 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("calls", "model_calls", _int),
             ("fallback", "fallback_rate", _pct),
             ("invalid", "invalid_rate", _pct),
+            ("truncated", "truncated_rate", _pct),
             ("timeout", "timeout_rate", _pct),
             ("invalid/call", "invalid_per_call", _pct),
+            ("truncated/call", "truncated_per_call", _pct),
             ("timeout/call", "timeout_per_call", _pct),
+            ("overflow/call", "overflow_per_call", _pct),
             ("error/call", "error_per_call", _pct),
             ("call p50 / p95", _latency, None),
-            ("cached in", "cached_input_tokens", _int),
+            ("cached in", _cached, None),
         ],
     ),
     "spend": (
@@ -406,10 +436,11 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("player", "player", _text),
             ("model", "model", _text),
             ("calls", "calls", _int),
+            ("truncated", "truncated", _int),
             ("failed", "failed", _int),
             ("cancelled", "cancelled", _int),
             ("input tokens", "input_tokens", _int),
-            ("cached in", "cached_input_tokens", _int),
+            ("cached in", _spend_cached, None),
             ("output tokens", "output_tokens", _int),
             ("cost", "cost_usd", _usd),
             ("preflight calls", "preflight_calls", _int),
