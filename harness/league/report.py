@@ -40,6 +40,7 @@ from .config import SEATED_KINDS
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
+from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .spend_report import spend_table
@@ -85,6 +86,8 @@ class Report:
     locales: pd.DataFrame = field(default_factory=pd.DataFrame)
     # every call of the spend ledger per model player (harness.league.spend_report)
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # luck-adjusted scores per player × role (harness.league.luck_report); empty unless asked
+    luck: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -160,9 +163,13 @@ def _mark(df: pd.DataFrame, flags: RunFlags, with_reason: bool = False) -> pd.Da
 
 
 def build_report(
-    run_dir: str | Path, bootstrap: int = DEFAULT_BOOTSTRAP, seed: int = DEFAULT_SEED
+    run_dir: str | Path,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    luck: bool = False,
 ) -> Report:
-    """Compute every table of the report of ``run_dir`` from its ``games.jsonl``.
+    """Compute every table of the report of ``run_dir`` from its ``games.jsonl``; with ``luck``
+    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``).
 
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
@@ -196,6 +203,7 @@ def build_report(
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"]),
+        luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
     )
 
 
@@ -354,6 +362,18 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("95% CI", _interval(_pp, "ci_lo", "ci_hi"), None),
         ],
     ),
+    "luck": (
+        "Luck-adjusted score by player × role: the result minus the luck of chance and of "
+        "known-policy seats (docs/analysis.md), next to the raw win rate; per player, "
+        "role-adjusted (result minus the role's base rate), raw and luck-adjusted (95% CI)",
+        [
+            ("player", "player", _text),
+            ("role", "role", _text),
+            ("seats", "seat_games", _int),
+            ("raw", _valid(_with_interval(_pct, "win_rate", "win_lo", "win_hi")), None),
+            ("luck-adjusted", _valid(_with_interval(_pct, "adjusted", "adj_lo", "adj_hi")), None),
+        ],
+    ),
     "ratings": (
         "Ratings (openskill Plackett-Luce, team matches in game order; bootstrap 95% CI)",
         [
@@ -441,7 +461,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
-SHOWN = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "model_calls", "spend",
+SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
          "base_rates")  # fmt: skip
 
 
@@ -452,8 +472,10 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
-        elif name == "spend" and report.spend.empty:
+        elif name in ("spend", "luck") and getattr(report, name).empty:
             continue
+        elif name == "luck":
+            df = report.luck
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -583,5 +605,7 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
     _write(out / "flags.csv", report.flags_table().to_csv(index=False))
     if not report.locales.empty:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
+    if not report.luck.empty:
+        _write(out / "luck.csv", report.luck.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out
