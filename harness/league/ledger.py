@@ -61,11 +61,13 @@ class SpendLine(BaseModel):
     # None: unknown — a call cancelled by a stopping run before its answer came back (the
     # server may have processed it, but its count never reached the run); never 0 for that
     input_tokens: int | None = 0  # including cached input tokens
-    cached_input_tokens: int | None = 0
+    cached_input_tokens: int | None = None  # None: not reported (lines before: 0), or cancelled
     output_tokens: int | None = 0  # including reasoning tokens
     reasoning_tokens: int | None = 0
     cost_usd: float | None = 0.0  # None when the model's price (or the call's tokens) is unknown
     purpose: Literal["preflight"] | None = None  # None: a call of a game (or quiz question)
+    # why the answer ended (stop, length, tool_calls, content_filter, other); None: no answer
+    finish_reason: str | None = None
 
     @property
     def tokens(self) -> int:
@@ -90,8 +92,10 @@ class SpendLine(BaseModel):
         self.cost_usd = None if cost is None else round(cost, 9)
 
     def to_json(self) -> str:
-        """The ledger line (without ``purpose`` when it has none: readable by older readers)."""
-        return self.model_dump_json(exclude={"purpose"} if self.purpose is None else None)
+        """The ledger line (without ``purpose`` / ``finish_reason`` when it has none: readable by
+        older readers)."""
+        unset = {k for k in ("purpose", "finish_reason") if getattr(self, k) is None}
+        return self.model_dump_json(exclude=unset or None)
 
 
 def now_utc() -> str:

@@ -19,14 +19,16 @@ system prompt in that locale, at the config's largest table — it checks, in th
      message names the first that answered validly;
    * no answer within the decision timer → stop.
 
-An invalid answer, a rate limit or a slow answer are warnings: the run can go on, and the report
-will count and flag what follows.  A sample is slow when its call took more than half the decision
-timer, or when its latency scaled to the longest request the seat may send passes the timer: the
-sample is the seat's first request (system prompt + game message + decision) and the longest is,
-by history policy, the context budget (``conversation``: the transcript is compacted only beyond
-it), the sample plus the narrated feed's budget (``log``) or the sample itself (``since_last``),
-all counted with the seat's own token counter in that locale (:class:`RequestSize`).  One line is
-printed per pair actually asked, naming every player it answers for, its locale and latency.
+A ``max_tokens`` too small for the longest answer the answer format allows in the player's locale
+(:mod:`harness.agents.answer_budget`), an invalid answer, a rate limit or a slow answer are
+warnings: the run can go on, and the report will count and flag what follows.  A sample is slow
+when its call took more than half the decision timer, or when its latency scaled to the longest
+request the seat may send passes the timer: the sample is the seat's first request (system prompt
++ game message + decision) and the longest is, by history policy, the context budget
+(``conversation``: the transcript is compacted only beyond it), the sample plus the narrated
+feed's budget (``log``) or the sample itself (``since_last``), all counted with the seat's own
+token counter in that locale (:class:`RequestSize`).  One line is printed per pair actually asked,
+naming every player it answers for, its locale and latency.
 
 The preflight's calls are not part of the run's game records, but they are real spend: every call
 (with the tokens and cost its decision record reports) becomes a ledger line of
@@ -48,7 +50,8 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord
+from harness.agents.answer_budget import answer_budget_warning
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
@@ -261,7 +264,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
     for a in record.attempts:
         if a.cached:
             continue
-        failed = a.error_kind is not None and a.error_kind not in INVALID_KINDS
+        failed = a.error_kind is not None and a.error_kind not in ANSWERED_KINDS
         line = SpendLine(
             at=now_utc(),
             player=player,
@@ -275,6 +278,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
             output_tokens=a.tokens.output,
             reasoning_tokens=a.tokens.reasoning,
             purpose="preflight",
+            finish_reason=a.finish_reason,
         )
         line.price(prices)
         out.append(line)
@@ -506,8 +510,12 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
         checks.append((p.name, spec, config.locale_of(p.name)))
     if not network or not checks:
         return report
-    for player, spec, _locale in checks:
+    for player, spec, locale in checks:
         check_key(player, spec)
+        budget = answer_budget_warning(where(player, spec), spec.provider, spec.model,
+                                       spec.params, locale)  # fmt: skip
+        if budget:
+            report.warnings.append(budget)
     report.results = asyncio.run(_run(checks, config, report.spend))
     for result in report.results:
         if not result.asked:

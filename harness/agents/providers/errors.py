@@ -188,7 +188,10 @@ def parse_retry_after(
 def error_from_status(
     status: int, message: str, headers: Mapping[str, Any] | None = None
 ) -> ProviderError:
-    """Map an HTTP status (plus headers) to the provider-neutral error class."""
+    """Map an HTTP status (plus headers) to the provider-neutral error class; a 400, 413, 422 or
+    5xx whose message says the request exceeds the context is :class:`ContextOverflow`."""
+    if (status in (400, 413, 422) or status >= 500) and is_context_overflow(message):
+        return ContextOverflow(message, status=status)
     if status == 429:
         return RateLimited(message, retry_after=parse_retry_after(headers), status=status)
     if status in (401, 403):
