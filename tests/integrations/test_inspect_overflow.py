@@ -26,13 +26,7 @@ from harness.agents.providers.errors import ContextOverflow  # noqa: E402
 from harness.integrations.inspect_provider import InspectProvider  # noqa: E402
 from harness.integrations.inspect_task import bangarena  # noqa: E402
 from harness.records import RunStore  # noqa: E402
-from harness.views.history import Transcript  # noqa: E402
 
-# The LLM agent compacts a seat's history after an overflow through ``Transcript.compact_to``
-# (the answers side of issue 26); the end-to-end tests below need it.
-needs_compaction = pytest.mark.skipif(
-    not hasattr(Transcript, "compact_to"), reason="the LLM agent's overflow compaction is needed"
-)
 _LISTED = re.compile(r"^\d+\. `([^`]+)`", re.MULTILINE)
 
 WORDS = "This model's maximum context length is 8192 tokens. However, your messages resulted in"
@@ -102,7 +96,6 @@ def _run(tmp_path: Path, outputs: Any, **task_args: Any) -> Any:
     return read_eval_log(log.location)
 
 
-@needs_compaction
 def test_an_overflow_compacts_the_history_and_the_retry_is_answered(tmp_path: Path) -> None:
     """The system prompt and a few decisions fit; the conversation grown past the limit is
     refused, compacted and asked once more — never read as the model's words."""
@@ -126,7 +119,6 @@ def test_an_overflow_compacts_the_history_and_the_retry_is_answered(tmp_path: Pa
     assert all(WORDS not in json.dumps(d.model["messages"]) for d in retried)
 
 
-@needs_compaction
 def test_a_model_whose_every_request_overflows_falls_back_with_context_overflow(
     tmp_path: Path,
 ) -> None:
