@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
+from harness.agents.model_seat import ModelSeat
 from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
 from harness.agents.providers import ANSWER_MODES
 from harness.agents.providers.errors import TransientKind
@@ -173,6 +174,15 @@ async def ask(
     spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
 ) -> tuple[ModelDecisionRecord, str]:
     """Ask ``spec``'s model the sample decision; returns the record and the system prompt."""
+    record, system, _seat = await ask_seat(spec, sample, names, locale)
+    return record, system
+
+
+async def ask_seat(
+    spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
+) -> tuple[ModelDecisionRecord, str, ModelSeat]:
+    """As :func:`ask`, and the (closed) seat that asked: its conversation counts tokens as the
+    league's seats do."""
     records: list[ModelDecisionRecord] = []
     systems: list[str] = []
     seat_index = sample.view.viewer
@@ -189,7 +199,7 @@ async def ask(
         await seat.choose(sample.view, sample.options)
     finally:
         await seat.aclose()
-    return records[-1], systems[-1]
+    return records[-1], systems[-1], seat
 
 
 def run(args: argparse.Namespace) -> int:

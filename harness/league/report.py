@@ -43,7 +43,7 @@ from .locales import locale_table, locale_win_rates, player_locales
 from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
-from .spend_report import spend_table
+from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
 from .stats_basic import wilson
 
@@ -185,6 +185,9 @@ def build_report(
         f"{n}p {mode}: {count(k, 'game')}"
         for (n, mode), k in data.games.groupby(["seats", "mode"]).size().items()
     ]
+    spend = spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"])
+    if (note := unrecorded_note(spend)) is not None:
+        flags.notes.append(note)
     return Report(
         run_dir=data.run_dir,
         name=data.name,
@@ -202,7 +205,7 @@ def build_report(
         flags=flags,
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
-        spend=spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"]),
+        spend=spend,
         luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
     )
 
@@ -431,7 +434,9 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "spend": (
         "Spend — every model call the run sent, from spend.jsonl: preflight samples and calls of "
-        "games without a result (void, or in flight at a stop) included and shown apart",
+        "games without a result (void, or in flight at a stop) included and shown apart; calls "
+        "cancelled at a stop have unknown tokens (not 0); answered calls in no decision record "
+        "came back as the run stopped",
         [
             ("player", "player", _text),
             ("model", "model", _text),
@@ -447,6 +452,8 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("preflight cost", "preflight_cost_usd", _usd),
             ("no-result calls", "outside_calls", _int),
             ("no-result cost", "outside_cost_usd", _usd),
+            ("tokens unknown", "unknown_token_calls", _int),
+            ("answered, unrecorded", "unrecorded_answers", _int),
         ],
     ),
     "base_rates": (
