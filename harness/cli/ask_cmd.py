@@ -27,7 +27,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord, sha256_text
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
 from harness.agents.providers import ANSWER_MODES
@@ -252,7 +252,12 @@ def report_lines(
             out(f"reasoning: {attempt.reasoning}")
         verdict = "valid" if attempt.error_kind is None else attempt.error_kind
         detail = f": {attempt.error_message}" if attempt.error_message else ""
-        out(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s)")
+        finish = ""
+        if attempt.finish_reason is not None:
+            raw = attempt.finish_reason_raw
+            finish = f", finish {attempt.finish_reason}"
+            finish += f" ({raw})" if raw and raw != attempt.finish_reason else ""
+        out(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s{finish})")
     out("--- result ---")
     if record.fallback is None:
         reason = f"  (reason: {record.reason})" if record.reason else ""
@@ -265,10 +270,12 @@ def report_lines(
         )
     kinds = [a.error_kind for a in record.attempts]
     retries = sum(1 for k in kinds[:-1] if k in TRANSIENT_KINDS)
-    corrections = sum(1 for k in kinds[:-1] if k in INVALID_KINDS)
+    corrections = sum(1 for k in kinds[:-1] if k in ANSWERED_KINDS)
     out(f"attempts: {len(kinds)} (retries after errors: {retries}, corrections: {corrections})")
+    cached = record.cached_input_tokens
     out(
-        f"tokens: input {record.input_tokens:,} (cached {record.cached_input_tokens:,}), "
+        f"tokens: input {record.input_tokens:,} "
+        f"(cached {'not reported' if cached is None else f'{cached:,}'}), "
         f"output {record.output_tokens:,} (reasoning {record.reasoning_tokens:,})"
     )
     out(f"latency: {record.latency_s:.3f} s")

@@ -1,5 +1,5 @@
 """``bangarena inspect RUN [--model M] [--player P] [--role R] [--seat N] [--kind K]
-[--fallback REASON] [--invalid] [--game ID] [--limit N] [--json] [--locale LOCALE]``.
+[--fallback REASON] [--invalid] [--truncated] [--game ID] [--limit N] [--json] [--locale LOCALE]``.
 
 Shows recorded decisions that match every given filter: the view the seat had (re-rendered from
 the replayed game), the options, and for model seats the exact prompt, raw answers, reasoning,
@@ -58,6 +58,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="only decisions with an unparseable or illegal model answer",
     )
+    p.add_argument(
+        "--truncated",
+        action="store_true",
+        help="only decisions with a model answer cut by the token limit (finish reason length)",
+    )
     p.add_argument("--game", metavar="ID", help="game id (default: every game)")
     p.add_argument(
         "--limit",
@@ -92,6 +97,7 @@ def build_filter(args: argparse.Namespace) -> DecisionFilter:
         kind=args.kind,
         fallback=args.fallback,
         invalid=args.invalid,
+        truncated=args.truncated,
         game=args.game,
     )
 

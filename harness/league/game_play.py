@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from harness.agents import Agent, Decided, RandomAgent
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import INVALID_KINDS, sum_reported
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import FallbackReason
 from harness.agents.table import Recorded, ReplayMismatch, SeatStats, Table
@@ -291,12 +291,13 @@ def seat_outcome(
         fallbacks=dict(stats.fallbacks),
         latency_s=round(stats.latency_s, 6),
     )
+    cached: list[int | None] = []
     for d in decisions:
         if d.seat != seat or d.model is None:
             continue
         m = d.model
         o.input_tokens += m.get("input_tokens", 0)
-        o.cached_input_tokens += m.get("cached_input_tokens", 0)
+        cached.append(m.get("cached_input_tokens"))
         o.output_tokens += m.get("output_tokens", 0)
         o.reasoning_tokens += m.get("reasoning_tokens", 0)
         o.cost_usd += m.get("cost_usd") or 0.0
@@ -304,6 +305,7 @@ def seat_outcome(
         o.model_calls += len(attempts)
         o.invalid_answers += sum(1 for a in attempts if a.get("error_kind") in INVALID_KINDS)
     o.cost_usd = round(o.cost_usd, 6)
+    o.cached_input_tokens = sum_reported(cached) if cached else 0
     return o
 
 

@@ -58,11 +58,13 @@ class SpendLine(BaseModel):
     error_kind: str | None = None
     latency_s: float = 0.0
     input_tokens: int = 0  # including cached input tokens
-    cached_input_tokens: int = 0
+    cached_input_tokens: int | None = None  # None: not reported (lines before: 0)
     output_tokens: int = 0  # including reasoning tokens
     reasoning_tokens: int = 0
     cost_usd: float | None = 0.0  # None when the model's price is unknown
     purpose: Literal["preflight"] | None = None  # None: a call of a game (or quiz question)
+    # why the answer ended (stop, length, tool_calls, content_filter, other); None: no answer
+    finish_reason: str | None = None
 
     @property
     def tokens(self) -> int:
@@ -75,15 +77,17 @@ class SpendLine(BaseModel):
         cost = prices.cost(
             self.model,
             input_tokens=self.input_tokens,
-            cached_input_tokens=self.cached_input_tokens,
+            cached_input_tokens=self.cached_input_tokens or 0,
             output_tokens=self.output_tokens,
             provider=self.provider,
         )
         self.cost_usd = None if cost is None else round(cost, 9)
 
     def to_json(self) -> str:
-        """The ledger line (without ``purpose`` when it has none: readable by older readers)."""
-        return self.model_dump_json(exclude={"purpose"} if self.purpose is None else None)
+        """The ledger line (without ``purpose`` / ``finish_reason`` when it has none: readable by
+        older readers)."""
+        unset = {k for k in ("purpose", "finish_reason") if getattr(self, k) is None}
+        return self.model_dump_json(exclude=unset or None)
 
 
 def now_utc() -> str:

@@ -143,6 +143,7 @@ class ModelSeats:
             line.cached_input_tokens = reply.cached_input_tokens
             line.output_tokens = reply.output_tokens
             line.reasoning_tokens = reply.reasoning_tokens
+            line.finish_reason = reply.finish_reason
             if line.tokens:
                 if player not in self._prices:
                     self._prices[player] = spec.price_book()

@@ -18,7 +18,9 @@ the config it checks, in this order, and stops at the first problem with one lin
      message names the first that answered validly;
    * no answer within the decision timer → stop.
 
-An invalid answer, a rate limit or a slow answer (more than half the decision timer) are warnings:
+A ``max_tokens`` too small for the longest answer the answer format allows in the player's locale
+(:mod:`harness.agents.answer_budget`), an invalid answer, a rate limit or a slow answer (more
+than half the decision timer) are warnings:
 the run can go on, and the report will count and flag what follows.  The sample call's latency is
 part of each model's line.
 
@@ -42,7 +44,8 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord
+from harness.agents.answer_budget import answer_budget_warning
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
@@ -223,7 +226,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
     for a in record.attempts:
         if a.cached:
             continue
-        failed = a.error_kind is not None and a.error_kind not in INVALID_KINDS
+        failed = a.error_kind is not None and a.error_kind not in ANSWERED_KINDS
         line = SpendLine(
             at=now_utc(),
             player=player,
@@ -237,6 +240,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
             output_tokens=a.tokens.output,
             reasoning_tokens=a.tokens.reasoning,
             purpose="preflight",
+            finish_reason=a.finish_reason,
         )
         line.price(prices)
         out.append(line)
@@ -422,6 +426,11 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
         return report
     for player, spec in checks:
         check_key(player, spec)
+        locale = config.locale_of(player)
+        budget = answer_budget_warning(where(player, spec), spec.provider, spec.model,
+                                       spec.params, locale)  # fmt: skip
+        if budget:
+            report.warnings.append(budget)
     report.results = asyncio.run(_run(checks, config, report.spend))
     for result in report.results:
         line, warnings = _summary(result)

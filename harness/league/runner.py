@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.deadline import watch_loop
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import ANSWERED_KINDS
 from harness.agents.seat import FatalSeatError
 from harness.records import DecisionLine, GameRecord, RunStore
 from harness.records.store import GameFile, GameParts
@@ -140,7 +140,7 @@ def failed_every_call(line: DecisionLine) -> bool:
         return line.fallback is not None
     return (
         not any(
-            a.get("error_kind") is None or a.get("error_kind") in INVALID_KINDS
+            a.get("error_kind") is None or a.get("error_kind") in ANSWERED_KINDS
             for a in line.model.get("attempts") or []
         )
         and line.model.get("fallback") is not None

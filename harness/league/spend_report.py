@@ -5,10 +5,13 @@ The game records hold the calls of the games with a result; the ledger holds eve
 sent — preflight samples, retries, calls of void games and of games abandoned by a stop — so the
 table shows the whole bill next to the part that bought results:
 
-``player, provider, model, calls, answered, failed, cancelled, input_tokens, cached_input_tokens,
-output_tokens, cost_usd, unpriced_calls, preflight_calls, preflight_cost_usd, outside_calls,
-outside_cost_usd`` — ``outside``: calls of games that are not among the results (void games,
-games in flight when the run stopped); preflight calls are counted apart.
+``player, provider, model, calls, answered, truncated, failed, cancelled, input_tokens,
+cached_input_tokens, cached_reported_calls, output_tokens, cost_usd, unpriced_calls,
+preflight_calls, preflight_cost_usd, outside_calls, outside_cost_usd`` — ``truncated``: answered
+calls the token limit cut (finish reason ``length``); ``cached_input_tokens`` is summed over the
+``cached_reported_calls`` whose provider reported it (empty when none did: not reported is not
+0); ``outside``: calls of games that are not among the results (void games, games in flight when
+the run stopped); preflight calls are counted apart.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ import pandas as pd
 from .ledger import SPEND_FILE, read_spend
 
 COLUMNS = [
-    "player", "provider", "model", "calls", "answered", "failed", "cancelled", "input_tokens",
-    "cached_input_tokens", "output_tokens", "cost_usd", "unpriced_calls", "preflight_calls",
-    "preflight_cost_usd", "outside_calls", "outside_cost_usd",
+    "player", "provider", "model", "calls", "answered", "truncated", "failed", "cancelled",
+    "input_tokens", "cached_input_tokens", "cached_reported_calls", "output_tokens", "cost_usd",
+    "unpriced_calls", "preflight_calls", "preflight_cost_usd", "outside_calls", "outside_cost_usd",
 ]  # fmt: skip
 
 
@@ -42,10 +45,13 @@ def spend_table(run_dir: str | Path, result_games: Iterable[str]) -> pd.DataFram
                 "model": line.model,
                 "calls": 1,
                 "answered": line.outcome == "answered",
+                "truncated": line.finish_reason == "length",
                 "failed": line.outcome == "failed",
                 "cancelled": line.outcome == "cancelled",
                 "input_tokens": line.input_tokens,
                 "cached_input_tokens": line.cached_input_tokens,
+                "cached_reported_calls": line.cached_input_tokens is not None
+                and line.outcome == "answered",
                 "output_tokens": line.output_tokens,
                 "cost_usd": line.cost_usd or 0.0,
                 "unpriced_calls": line.cost_usd is None and line.outcome == "answered",
@@ -57,9 +63,15 @@ def spend_table(run_dir: str | Path, result_games: Iterable[str]) -> pd.DataFram
     )
     calls["preflight_cost_usd"] = calls["cost_usd"].where(calls["preflight_calls"], 0.0)
     calls["outside_cost_usd"] = calls["cost_usd"].where(calls["outside_calls"], 0.0)
-    sums = [c for c in COLUMNS if c not in ("player", "provider", "model")]
+    calls["cached_input_tokens"] = pd.to_numeric(calls["cached_input_tokens"], errors="coerce")
+    sums = [c for c in COLUMNS if c not in ("player", "provider", "model", "cached_input_tokens")]
     out = calls.groupby("player", sort=True).agg(
-        {"provider": "first", "model": "first", **dict.fromkeys(sums, "sum")}
+        {
+            "provider": "first",
+            "model": "first",
+            "cached_input_tokens": lambda s: s.sum(min_count=1),  # NaN: none reported
+            **dict.fromkeys(sums, "sum"),
+        }
     )
     out = out.reset_index()[COLUMNS]
     ints = [c for c in sums if not c.endswith("_usd")]

@@ -88,7 +88,7 @@ class SeatOutcome(BaseModel):
     fallbacks: dict[str, int] = Field(default_factory=dict)
     invalid_answers: int = 0  # model answers that were unparseable or illegal (before fallback)
     input_tokens: int = 0
-    cached_input_tokens: int = 0
+    cached_input_tokens: int | None = 0  # None: no model call reported its cached tokens
     output_tokens: int = 0
     reasoning_tokens: int = 0
     cost_usd: float = 0.0

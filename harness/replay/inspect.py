@@ -22,7 +22,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import INVALID_KINDS, TRUNCATED
 from harness.engine import EngineError, build_view
 from harness.paths import PROMPTS_DIR
 from harness.records import DecisionLine, GameRecord, GameStart, RunStore
@@ -40,6 +40,7 @@ __all__ = [
     "find_decisions",
     "inspect_decisions",
     "is_invalid",
+    "is_truncated",
     "model_known",
     "render_decisions_text",
     "run_models",
@@ -53,6 +54,13 @@ def is_invalid(d: DecisionLine) -> bool:
     if d.model is None:
         return False
     return any(a.get("error_kind") in INVALID_KINDS for a in d.model.get("attempts", []))
+
+
+def is_truncated(d: DecisionLine) -> bool:
+    """True when any model attempt of ``d`` was cut by the token limit before it could be read."""
+    if d.model is None:
+        return False
+    return any(a.get("error_kind") == TRUNCATED for a in d.model.get("attempts", []))
 
 
 def seat_model(start: GameStart, seat: int) -> str | None:
@@ -91,8 +99,10 @@ class DecisionFilter:
     """Which decisions to show; ``None`` / ``False`` fields match everything.
 
     ``model`` matches ``provider/model`` or the bare model name (shell wildcards allowed);
-    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``autopilot``,
-    ``spending_cap``) or ``any``.
+    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``truncated``,
+    ``context_overflow``, ``autopilot``, ``spending_cap``) or ``any``; ``invalid`` keeps the
+    decisions with an unparseable or illegal answer, ``truncated`` those with an answer cut by
+    the token limit (never counted as invalid).
     """
 
     model: str | None = None
@@ -102,6 +112,7 @@ class DecisionFilter:
     kind: str | None = None
     fallback: str | None = None
     invalid: bool = False
+    truncated: bool = False
     game: str | None = None
 
     def matches(self, start: GameStart, d: DecisionLine) -> bool:
@@ -121,6 +132,8 @@ class DecisionFilter:
             if self.fallback != "any" and d.fallback != self.fallback:
                 return False
         if self.invalid and not is_invalid(d):
+            return False
+        if self.truncated and not is_truncated(d):
             return False
         return self.model is None or _model_matches(self.model, seat_model(start, d.seat), d.model)
 
@@ -304,6 +317,7 @@ def decision_json(detail: DecisionDetail) -> dict[str, Any]:
         "fallback": d.fallback,
         "error": d.error,
         "invalid": is_invalid(d),
+        "truncated": is_truncated(d),
         "latency_s": d.latency_s,
         "view_source": detail.view_source,
         "view_markdown": detail.view_markdown,

@@ -184,9 +184,10 @@ def _model_info(m: dict[str, Any]) -> dict[str, Any]:
                 "em": a.get("error_message"),
                 "lat": a.get("latency_s", 0.0),
                 "tok": [
-                    (a.get("tokens") or {}).get(k, 0)
+                    _reported((a.get("tokens") or {}).get(k, 0))
                     for k in ("input", "cached_input", "output", "reasoning")
                 ],
+                "fr": a.get("finish_reason"),
                 "c": bool(a.get("cached")),
             }
             for a in m.get("attempts", [])
@@ -198,7 +199,7 @@ def _model_info(m: dict[str, Any]) -> dict[str, Any]:
         "lat": m.get("latency_s", 0.0),
         "tok": [
             m.get("input_tokens", 0),
-            m.get("cached_input_tokens", 0),
+            _reported(m.get("cached_input_tokens", 0)),
             m.get("output_tokens", 0),
             m.get("reasoning_tokens", 0),
         ],
@@ -434,3 +435,11 @@ def game_script(payload: dict[str, Any]) -> str:
     """The ``games/<id>.js`` text: one call handing the payload to the page."""
     data = dumps(payload).replace("</", "<\\/")
     return f"BangReport.gameLoaded({data});\n"
+
+
+NOT_REPORTED = "n/a"
+
+
+def _reported(count: Any) -> Any:
+    """A token count as shown: ``n/a`` when the provider did not report it (``None``)."""
+    return NOT_REPORTED if count is None else count
