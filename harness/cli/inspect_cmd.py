@@ -19,6 +19,7 @@ from harness.engine.roles import ROLES
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
+from harness.replay.inspect import model_known, run_models
 from harness.views.names import LOCALES
 
 from .errors import CliError
@@ -106,8 +107,12 @@ def run(args: argparse.Namespace) -> int:
     flt = build_filter(args)
     try:
         details, total = inspect_decisions(store, flt, limit=args.limit or None, locale=args.locale)
+        models = run_models(store.games()) if not total and args.model is not None else []
     except RecordError as e:
         raise CliError(str(e)) from None
+    if not total and args.model is not None and not model_known(args.model, models):
+        has = f"its models: {', '.join(models)}" if models else "it has no model seats"
+        raise CliError(f"no model {args.model!r} in {args.run} ({has})")
     if args.json:
         for detail in details:
             print(json.dumps(decision_json(detail), ensure_ascii=False))

@@ -25,7 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from harness.agents.decision_record import INVALID_KINDS, TRUNCATED
 from harness.engine import EngineError, build_view
 from harness.paths import PROMPTS_DIR
-from harness.records import DecisionLine, GameStart, RunStore
+from harness.records import DecisionLine, GameRecord, GameStart, RunStore
 from harness.views.context import view_context
 from harness.views.render import markdown_from_context
 
@@ -41,7 +41,9 @@ __all__ = [
     "inspect_decisions",
     "is_invalid",
     "is_truncated",
+    "model_known",
     "render_decisions_text",
+    "run_models",
 ]
 
 REPORT_TEMPLATES = PROMPTS_DIR / "report"
@@ -78,6 +80,18 @@ def _model_matches(pattern: str, label: str | None, record: dict[str, Any] | Non
         names.add(label.split("/", 1)[1])
     pat = pattern.lower()
     return any(fnmatch.fnmatchcase(n.lower(), pat) for n in names if n)
+
+
+def run_models(games: Iterable[GameRecord]) -> list[str]:
+    """The ``provider/model`` labels of the model seats of ``games``, sorted."""
+    return sorted(
+        {o.model for g in games for o in g.seat_outcomes if o.kind == "model" and o.model}
+    )
+
+
+def model_known(pattern: str, models: Iterable[str]) -> bool:
+    """True when ``pattern`` (as ``--model`` takes it) names one of ``models``."""
+    return any(_model_matches(pattern, m, None) for m in models)
 
 
 @dataclass(frozen=True)
