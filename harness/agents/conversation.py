@@ -35,6 +35,11 @@ class Conversation(Protocol):
     decision added (that user message, then answers and corrective re-prompts in order);
     ``skipped()`` drops a turn that was never sent.  ``compacted`` says whether the last turn
     restarted the conversation to fit the context budget.
+
+    Optional: ``blocking`` (true when building a turn may wait on the network, e.g. a server's
+    tokenize endpoint: the agent then builds it in a worker thread) and
+    ``reported(system, messages, prompt_tokens)`` (the server's count of a request the
+    conversation built, which corrects its later budgets).
     """
 
     @property
