@@ -456,9 +456,8 @@ class LLMAgent:
         corrects later budgets).  A cached reply carries the count the server gave this same
         request, so a game replayed from the cache budgets as it did live."""
         reported = getattr(self.conversation, "reported", None)
-        if reported is not None and call.reply is not None:
-            if call.reply.input_tokens:
-                reported(request.system, request.messages, call.reply.input_tokens)
+        if reported is not None and call.reply is not None and call.reply.input_tokens:
+            reported(request.system, request.messages, call.reply.input_tokens)
 
     async def _back_off(
         self, state: _Decision, error: TransientProviderError, deadline: float
