@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .history import HISTORY_POLICIES, Transcript
+from .tokens import MESSAGE_TOKENS
 
 Message = dict[str, str]
 
@@ -134,7 +135,7 @@ class PolicyMeter:
                 t.observe(view)
                 continue
             messages = t.request(view, options)
-            tokens = [self.tokens(m["content"]) + 4 for m in messages]
+            tokens = [self.tokens(m["content"]) + MESSAGE_TOKENS for m in messages]
             st = self.stats[p]
             st.request_tokens.append(sum(tokens))
             st.tail_tokens.append(sum(tokens[1:]))

@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_TOKENIZER_MODEL",
     "ESTIMATE_MARGIN",
     "MESSAGE_TOKENS",
+    "REQUEST_TOKENS",
     "TokenCounter",
     "TokenizerError",
     "counter_for",
@@ -45,8 +46,10 @@ __all__ = [
 ]
 
 DEFAULT_TOKENIZER_MODEL = "gpt-4o"
-# Chat-template tokens around each message (role markers, separators), added per message.
-MESSAGE_TOKENS = 4
+# Chat-template tokens around each message (role markers, separators) and the answer's header,
+# as measured on SmolLM2's ChatML template (docs/models.md); other templates take fewer.
+MESSAGE_TOKENS = 6
+REQUEST_TOKENS = 2
 # The estimate (LiteLLM's default cl100k_base encoding) times this margin when the model's own
 # tokenizer cannot be had: the largest real/counted ratio measured on the shipped system prompts
 # with SmolLM2 (a small-vocabulary tokenizer, docs/models.md), rounded up.
