@@ -33,7 +33,7 @@ from harness.engine import SeatView
 
 from .prompts import PromptBuilder
 from .public_record import public_record
-from .tokens import MESSAGE_TOKENS, REQUEST_TOKENS, approx_tokens
+from .tokens import approx_tokens, request_tokens
 
 HistoryPolicy = Literal["conversation", "log", "since_last"]
 HISTORY_POLICIES: tuple[str, ...] = get_args(HistoryPolicy)
@@ -117,8 +117,7 @@ class Transcript:
 
     def request_tokens(self, system: str, messages: Sequence[Message]) -> int:
         """The counted tokens of a request (system prompt, then ``messages``), uncorrected."""
-        texts = [system, *(m["content"] for m in messages)]
-        return REQUEST_TOKENS + sum(self.tokens(t) + MESSAGE_TOKENS for t in texts)
+        return request_tokens(self.tokens, [system, *(m["content"] for m in messages)])
 
     def budget_tokens(self, messages: Sequence[Message]) -> int:
         """The tokens a request of ``messages`` after the system prompt is taken to need:

@@ -27,7 +27,7 @@ import threading
 import urllib.error
 import urllib.request
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,6 +40,8 @@ __all__ = [
     "TokenCounter",
     "TokenizerError",
     "counter_for",
+    "counter_named",
+    "request_tokens",
     "prompt_token_counter",
     "server_tokenizer",
     "tokenizer_named",
@@ -384,6 +386,12 @@ def tokenizer_for(spec: _ModelSpecLike) -> Tokenizer:
     if litellm_knows(spec.model):
         return _LiteLLM(spec.model)
     return _Estimate()
+
+
+def request_tokens(count: Callable[[str], int], texts: Sequence[str]) -> int:
+    """Counted tokens of a request whose messages hold ``texts`` (system prompt first): each
+    text's count plus the chat template's tokens per message and per request."""
+    return REQUEST_TOKENS + sum(count(t) + MESSAGE_TOKENS for t in texts)
 
 
 class TokenCounter:
