@@ -36,6 +36,8 @@ import pandas as pd
 
 from harness.views.plural import count
 
+from .compactions import TITLE as COMPACTIONS_TITLE
+from .compactions import compaction_notes, compaction_table
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
@@ -57,7 +59,8 @@ __all__ = [
 ]
 
 REPORT_DIR = "report"
-TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend")
+TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend",
+          "compactions")  # fmt: skip
 NOT_VALID = "not valid"
 
 
@@ -84,6 +87,8 @@ class Report:
     locales: pd.DataFrame = field(default_factory=pd.DataFrame)
     # every call of the spend ledger per model player (harness.league.spend_report)
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # history compactions per model player and locale (harness.league.compactions)
+    compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -195,6 +200,7 @@ def build_report(
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"]),
+        compactions=compaction_table(data.run_dir, data.records, config),
     )
 
 
@@ -397,6 +403,22 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("no-result cost", "outside_cost_usd", _usd),
         ],
     ),
+    "compactions": (
+        COMPACTIONS_TITLE,
+        [
+            ("player", "player", _text),
+            ("locale", "locale", _text),
+            ("history", "history", _text),
+            ("context", "context_tokens", _int),
+            ("model dec.", "decisions", _int),
+            ("compacted", "compacted", _int),
+            ("share", "compacted_share", _pct),
+            ("first request", "first_tokens", _int),
+            ("per decision", "decision_tokens", _int),
+            ("needs", "needs_tokens", _int),
+            ("flag", "flag", _text),
+        ],
+    ),
     "base_rates": (
         "Base win rate of each role (all players) by table size and mode",
         [
@@ -410,7 +432,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
 SHOWN = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "model_calls", "spend",
-         "base_rates")  # fmt: skip
+         "compactions", "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -420,7 +442,7 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"] == "model"]
-        elif name == "spend" and report.spend.empty:
+        elif name in ("spend", "compactions") and getattr(report, name).empty:
             continue
         else:
             df = report.tables()[name]
@@ -463,7 +485,8 @@ def _headline(report: Report) -> str:
 
 def _checks(report: Report) -> list[str]:
     """The run-check lines: flags first (each a reason the figures are not all results)."""
-    return [f"FLAG: {f.message}" for f in report.flags.flags] + list(report.flags.notes)
+    lines = [f"FLAG: {f.message}" for f in report.flags.flags] + list(report.flags.notes)
+    return lines + compaction_notes(report.compactions)
 
 
 def print_report(report: Report, console: Any = None) -> None:
