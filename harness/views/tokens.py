@@ -131,6 +131,14 @@ def prompt_token_counter(model: str) -> Callable[[str], int]:
 # ------------------------------------------------------------------------------ tokenizers
 
 
+@lru_cache(maxsize=8)
+def _tiktoken_encoding(name: str) -> Any:
+    _litellm()
+    from litellm.rust_bridge.tokenizer import get_encoding
+
+    return get_encoding(name)
+
+
 class _Encoding:
     """A tiktoken encoding from LiteLLM's bundled files."""
 
@@ -138,10 +146,7 @@ class _Encoding:
 
     def __init__(self, name: str) -> None:
         try:
-            _litellm()
-            from litellm.rust_bridge.tokenizer import get_encoding
-
-            self._encoding = get_encoding(name)
+            self._encoding = _tiktoken_encoding(name)
         except Exception as e:  # unknown name, or a file LiteLLM does not ship
             raise TokenizerError(
                 f"tokenizer {name!r}: not a tiktoken encoding available offline "
