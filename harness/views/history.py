@@ -130,7 +130,7 @@ class Transcript:
         """The server counted ``prompt_tokens`` for a request of ``system`` and ``messages``:
         the seat's counter learns the ratio (later budgets use corrected counts)."""
         learn = getattr(self._count, "learn", None)
-        if learn is not None:
+        if learn is not None and self.context_tokens is not None:  # no budget: nothing to correct
             learn(self.request_tokens(system, messages), prompt_tokens)
 
     def tokens(self, text: str) -> int:
