@@ -33,7 +33,7 @@ from harness.engine import SeatView
 
 from .prompts import PromptBuilder
 from .public_record import public_record
-from .tokens import approx_tokens, request_tokens
+from .tokens import approx_tokens, estimate_counter, request_tokens
 
 HistoryPolicy = Literal["conversation", "log", "since_last"]
 HISTORY_POLICIES: tuple[str, ...] = get_args(HistoryPolicy)
@@ -78,8 +78,9 @@ class Transcript:
         self.context_tokens = context_tokens
         self.reserve_tokens = reserve_tokens
         self.log_feed_tokens = log_feed_tokens
-        # a TokenCounter (harness.views.tokens) also corrects totals and learns from the server
-        self._count = count_tokens or approx_tokens
+        # a TokenCounter (harness.views.tokens) also corrects totals and learns from the server;
+        # without one, the estimate with its safety margin
+        self._count = count_tokens or estimate_counter()
         self._counted: dict[str, int] = {}
         self.events: list[dict[str, Any]] = []  # every event this seat saw, in game order
         self._seen = 0  # event_count of the newest view observed

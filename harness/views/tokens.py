@@ -41,6 +41,7 @@ __all__ = [
     "TokenizerError",
     "counter_for",
     "counter_named",
+    "estimate_counter",
     "request_tokens",
     "prompt_token_counter",
     "server_tokenizer",
@@ -448,6 +449,11 @@ def counter_for(spec: _ModelSpecLike) -> TokenCounter:
     return TokenCounter(tokenizer_for(spec))
 
 
+def estimate_counter() -> TokenCounter:
+    """A counter with the estimate and its margin (a seat whose model is not known)."""
+    return TokenCounter(_Estimate())
+
+
 def counter_named(name: str) -> TokenCounter:
     """A counter for ``--tokenizer NAME``: an http(s) URL (the server's tokenize endpoint), a
     ``tokenizer.json`` path, a tiktoken encoding, ``estimate`` (the fallback with its margin)
@@ -458,7 +464,7 @@ def counter_named(name: str) -> TokenCounter:
             raise TokenizerError(f"tokenizer {name!r}: the server has no tokenize endpoint")
         return TokenCounter(found)
     if name == "estimate":
-        return TokenCounter(_Estimate())
+        return estimate_counter()
     if name in OFFLINE_ENCODINGS or name.endswith(".json"):
         return TokenCounter(tokenizer_named(name))
     if litellm_knows(name):
