@@ -43,6 +43,9 @@ AttemptErrorKind = Literal[
     "server_error",
     "connection_error",
     "bad_response",
+    # external agents (harness.agents.external_seat): the agent raised; its answer was too large
+    "agent_error",
+    "oversized",
 ]
 FallbackReason = Literal["timeout", "error", "invalid_answer"]
 

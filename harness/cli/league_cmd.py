@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness.league.agent_players import check_agent_players
 from harness.league.config import ConfigError, load_config
 from harness.league.executors import EXECUTORS
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
@@ -65,7 +66,7 @@ def register(sub: Any) -> None:
 
 
 def _model_seats(config: Any, run_dir: Path) -> Any:
-    if not config.has_models:
+    if not config.has_seated:
         return None
     from harness.league.model_seats import ModelSeats
 
@@ -75,6 +76,7 @@ def _model_seats(config: Any, run_dir: Path) -> Any:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
+        check_agent_players(config)
     except ConfigError as e:
         raise CliError(str(e)) from None
     if args.workers is not None and args.workers < 1:
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except LeagueStopped as e:
         raise CliError(str(e)) from None
-    if runner.model_seats is not None:  # the preflight's calls count toward the caps
+    if runner.model_seats is not None and config.has_models:  # the preflight's calls count
         for spent in checked.spend:
             runner.model_seats.ledger.add(spent)
     t0 = time.monotonic()

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         Registry(config).check_models()  # a missing API key stops here, with one line
         check_prices(config)  # a dollar cap needs every model's price
-    except (FatalModelError, ImportError) as e:
+    except (FatalModelError, ImportError, ConfigError) as e:
         raise CliError(str(e)) from None
     except PreflightError as e:
         raise CliError(str(e).removeprefix("preflight: ")) from None

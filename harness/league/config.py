@@ -1,7 +1,7 @@
 """League configuration (``configs/*.yaml``), validated by pydantic.
 
 Errors name the offending field and the allowed values, in one line:
-``config field players.1.kind: Input should be 'model', 'bot' or 'random'``.
+``config field players.1.kind: Input should be 'model', 'bot', 'random', 'agent' or 'remote'``.
 """
 
 from __future__ import annotations
@@ -27,11 +27,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Players whose seats decide outside the harness's own code, under the decision timer, with
+# recorded decisions, usage and fallbacks: language models and external agents.
+SEATED_KINDS = ("model", "agent", "remote")
+
+
 class PlayerConfig(_Strict):
     name: str = Field(min_length=1, max_length=64)
-    kind: Literal["model", "bot", "random"]
+    kind: Literal["model", "bot", "random", "agent", "remote"]
     model: ModelSpec | None = None
-    locale: Locale | None = None  # a model seat's prompt language; the league's when unset
+    locale: Locale | None = None  # a model or agent seat's language; the league's when unset
+    # kind agent: "package.module:factory", called with ``options`` as keyword arguments
+    agent: str | None = None
+    options: dict[str, Any] | None = None
+    # kind remote: the endpoint, and the variable holding its bearer token
+    url: str | None = None
+    token_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
 
     @model_validator(mode="after")
     def _model_iff_kind(self) -> PlayerConfig:
@@ -39,9 +50,24 @@ class PlayerConfig(_Strict):
             raise ValueError("a player of kind 'model' needs a 'model' section")
         if self.kind != "model" and self.model is not None:
             raise ValueError(f"a player of kind {self.kind!r} takes no 'model' section")
-        if self.kind != "model" and self.locale is not None:
+        if self.kind not in SEATED_KINDS and self.locale is not None:
             raise ValueError(f"a player of kind {self.kind!r} reads no text: no 'locale'")
+        from .agent_players import check_agent_fields
+
+        check_agent_fields(self)
         return self
+
+    @property
+    def label(self) -> str | None:
+        """What plays the seats, in records and reports: ``provider/model`` for a model,
+        ``agent/<factory>`` for a Python agent, ``remote/<url>`` for a remote one."""
+        if self.model is not None:
+            return f"{self.model.provider}/{self.model.model}"
+        if self.kind == "agent":
+            return f"agent/{self.agent}"
+        if self.kind == "remote":
+            return f"remote/{self.url}"
+        return None
 
 
 class TableConfig(_Strict):
@@ -119,6 +145,11 @@ class LeagueConfig(_Strict):
     @property
     def has_models(self) -> bool:
         return any(p.kind == "model" for p in self.players)
+
+    @property
+    def has_seated(self) -> bool:
+        """Whether any player is a model or an external agent (games played in the run's loop)."""
+        return any(p.kind in SEATED_KINDS for p in self.players)
 
 
 Settings = TypeVar("Settings", bound=BaseModel)

@@ -31,6 +31,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
 
+from .config import SEATED_KINDS
 from .model_calls import ModelCounts, count_model_calls
 
 __all__ = [
@@ -142,7 +143,7 @@ def _seat_fallbacks(games: Sequence[GameRecord]) -> dict[str, tuple[str | None, 
     out: dict[str, tuple[str | None, int, Counter[str]]] = {}
     for g in games:
         for o in g.seat_outcomes:
-            if o.kind != "model":
+            if o.kind not in SEATED_KINDS:
                 continue
             model, n, reasons = out.get(o.player, (o.model, 0, Counter()))
             reasons.update(o.fallbacks)

@@ -28,7 +28,7 @@ from harness.records.digest import EventDigest
 from harness.records.models import VOID_SIDE, SeatPlayer
 from harness.records.store import GameParts, game_parts, parse_game_parts
 
-from .config import LeagueConfig
+from .config import SEATED_KINDS, LeagueConfig
 from .schedule import GameSpec
 
 ModelSeatFactory = Callable[[str, int, GameSpec], Agent]
@@ -67,8 +67,7 @@ def _history(config: LeagueConfig, player: str) -> str | None:
 
 
 def model_label(config: LeagueConfig, player: str) -> str | None:
-    p = config.player(player)
-    return f"{p.model.provider}/{p.model.model}" if p.model is not None else None
+    return config.player(player).label
 
 
 def _ident(spec: GameSpec, run: str) -> dict[str, Any]:
@@ -153,7 +152,7 @@ async def play_scheduled(
     agents: list[Agent] = []
     for seat, player in enumerate(spec.lineup):
         kind = config.player(player).kind
-        if kind == "model":
+        if kind in SEATED_KINDS:
             if model_seat is None:
                 raise ValueError("a model seat needs a model seat factory")
             agents.append(model_seat(player, seat, spec))
@@ -178,7 +177,7 @@ async def play_scheduled(
         if on_line is not None:
             on_line(line)
 
-    has_model = any(a.kind == "model" for a in agents)
+    has_model = any(a.kind in SEATED_KINDS for a in agents)
     table = Table(
         game,
         agents,

@@ -25,6 +25,7 @@ from harness.agents.decision_record import INVALID_KINDS
 from harness.records import DecisionLine, GameRecord, RunStore
 from harness.records.store import RecordError
 
+from .config import SEATED_KINDS
 from .stats_basic import percentile, share
 
 __all__ = [
@@ -162,7 +163,7 @@ class ModelCounts:
 
 def model_games(games: Iterable[GameRecord]) -> list[GameRecord]:
     """The games with at least one model seat."""
-    return [g for g in games if any(o.kind == "model" for o in g.seat_outcomes)]
+    return [g for g in games if any(o.kind in SEATED_KINDS for o in g.seat_outcomes)]
 
 
 def count_model_calls(run_dir: str | Path, games: Iterable[GameRecord]) -> dict[str, ModelCounts]:
@@ -173,13 +174,13 @@ def count_model_calls(run_dir: str | Path, games: Iterable[GameRecord]) -> dict[
     out: dict[str, ModelCounts] = {}
     for g in model_games(games):
         for o in g.seat_outcomes:
-            if o.kind == "model" and o.player not in out:
+            if o.kind in SEATED_KINDS and o.player not in out:
                 out[o.player] = ModelCounts(o.player, o.model)
         try:
             start, decisions, _ = store.read_game(g.game_id)
         except (RecordError, OSError, UnicodeDecodeError):
             continue
-        model_seats = {s.seat: s.player for s in start.seating if s.kind == "model"}
+        model_seats = {s.seat: s.player for s in start.seating if s.kind in SEATED_KINDS}
         for s in start.seating:
             history = getattr(s, "history", None)
             if s.kind == "model" and history and s.player in out:

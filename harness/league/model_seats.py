@@ -17,6 +17,7 @@ from harness.agents.model_spec import ModelSpec, build_model_seat, build_provide
 from harness.agents.pricing import PriceBook
 from harness.records import RunStore
 
+from .agent_players import AgentSeats
 from .config import LeagueConfig, ProviderLimits
 from .ledger import SPEND_FILE, SpendLedger, SpendLine, current_game, now_utc
 from .limits import LimitedProvider, RateLimiter
@@ -70,6 +71,10 @@ class ModelSeats:
             if p.model is None:
                 continue
             self._specs[p.name] = seat_spec(config, p.model)
+        # the run's Python and remote agent players, in the same ledger and caps
+        self.agents = AgentSeats(
+            config, self.add_spend, lambda sha, text: self.store.add_system_prompt(sha, text)
+        )  # (the ledger and store are looked up at each call: a Ray worker replaces them)
 
     @property
     def cost_usd(self) -> float:
@@ -164,6 +169,8 @@ class ModelSeats:
             )
 
     def seat(self, player: str, seat: int, game: GameSpec) -> Agent:
+        if player in self.agents:
+            return self.agents.seat(player, seat, game)
         return build_model_seat(
             self.spec(player),
             player,
@@ -177,4 +184,5 @@ class ModelSeats:
         for provider in self._providers.values():
             await provider.aclose()
         self._providers.clear()
+        await self.agents.aclose()
         self.ledger.close()

@@ -38,6 +38,7 @@ from harness.views.plural import count
 
 from .compactions import TITLE as COMPACTIONS_TITLE
 from .compactions import compaction_notes, compaction_table
+from .config import SEATED_KINDS
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
@@ -96,7 +97,7 @@ class Report:
 
     @property
     def has_models(self) -> bool:
-        return bool((self.rates["kind"] == "model").any()) if not self.rates.empty else False
+        return bool(self.rates["kind"].isin(SEATED_KINDS).any()) if not self.rates.empty else False
 
     @property
     def exit_code(self) -> int:
@@ -275,7 +276,7 @@ def _valid(inner: Cell | str, fmt: Fmt | None = None) -> Cell:
 def _decisions(row: pd.Series) -> str:
     """``4 of 7`` for a model player (model decisions of all its decisions), else ``7``."""
     model = row.get("model_decisions")
-    if row.get("kind") == "model" and not _nan(model):
+    if row.get("kind") in SEATED_KINDS and not _nan(model):
         return f"{_int(model)} of {_int(row['decisions'])}"
     return _int(row["decisions"])
 
@@ -441,7 +442,7 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
         if name == "model_calls":
             if not report.has_models:
                 continue
-            df = report.rates[report.rates["kind"] == "model"]
+            df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
         elif name in ("spend", "compactions") and getattr(report, name).empty:
             continue
         else:

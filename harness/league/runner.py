@@ -37,7 +37,7 @@ from harness.records import DecisionLine, GameRecord, RunStore
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 
-from .config import LeagueConfig, parse_config
+from .config import SEATED_KINDS, LeagueConfig, parse_config
 from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled
 from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
@@ -179,9 +179,10 @@ class LeagueRunner:
         self._failed: dict[str, int] = {}  # model player -> decisions failed in a row
         self._drop_failed_tails = False  # set when a failing provider stopped the run
         self._model_players = {p.name for p in config.players if p.kind == "model"}
+        self._seated_players = {p.name for p in config.players if p.kind in SEATED_KINDS}
 
     def _uses_models(self, spec: GameSpec) -> bool:
-        return any(p in self._model_players for p in spec.lineup)
+        return any(p in self._seated_players for p in spec.lineup)
 
     # ----------------------------------------------------------------- stopping
 

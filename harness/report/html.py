@@ -38,6 +38,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from harness.engine.roles import MODES, ROLES
+from harness.league.config import SEATED_KINDS
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
 from harness.views.glossary import LOCALES, SIDES
@@ -307,7 +308,7 @@ def game_list(games: Sequence[GameRecord], files: dict[str, str]) -> dict[str, A
             if o.role not in roles:
                 roles.append(o.role)
             lineup += [players.setdefault(o.player, len(players)), roles.index(o.role), int(o.won)]
-            models = models or o.kind == "model"
+            models = models or o.kind in SEATED_KINDS
         file = files[g.game_id]
         side = g.winning_side or ("void" if g.void else "")
         rows.append(

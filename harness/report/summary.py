@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.league.config import SEATED_KINDS
 from harness.league.flags import RunFlags, game_void, run_config, run_flags
 from harness.league.model_calls import (
     DEFAULT_HISTORY,
@@ -160,7 +161,7 @@ class Summary:
 
     @property
     def has_models(self) -> bool:
-        return any(p.kind == "model" for p in self.players)
+        return any(p.kind in SEATED_KINDS for p in self.players)
 
 
 def _role_key(role: str) -> tuple[int, str]:
@@ -237,6 +238,7 @@ def summarize(
     for p in players.values():
         if p.kind == "model":
             p.history = history.get(p.player, DEFAULT_HISTORY)
+        if p.kind in SEATED_KINDS:
             p.counts = counts.get(p.player)
         flag = flags.player_flag(p.player)
         p.flag = flag.message if flag is not None else None

@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from harness.league.config import (
+    SEATED_KINDS,
     ConfigError,
     LeagueConfig,
     Locale,
@@ -61,7 +62,8 @@ class WebConfig(BaseModel):
         return Path(self.output) / self.name
 
     def model_players(self) -> dict[str, PlayerConfig]:
-        return {p.name: p for p in self.players if p.kind == "model"}
+        """The players the host can seat besides bots: models and external agents."""
+        return {p.name: p for p in self.players if p.kind in SEATED_KINDS}
 
     def league_config(self, decision_seconds: float) -> LeagueConfig:
         """The league view of these players, for the league's shared model-seat factory (one

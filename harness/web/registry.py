@@ -88,9 +88,7 @@ class Registry:
         ]
 
     def model_label(self, player: str) -> str:
-        p = self.config.model_players()[player]
-        assert p.model is not None
-        return f"{p.model.provider}/{p.model.model}"
+        return self.config.model_players()[player].label or player
 
     def model_agent(
         self,
@@ -143,10 +141,13 @@ class Registry:
         key.  Raises the provider's :class:`~harness.agents.llm_agent.FatalModelError` (one
         line) when a key is missing."""
         from harness.agents.model_spec import build_model_seat, build_provider
+        from harness.league.agent_players import check_agent_players
         from harness.views.names import default_names
 
+        check_agent_players(self.config.league_config(60.0))  # each agent: factory imports
         for name, p in self.config.model_players().items():
-            assert p.model is not None
+            if p.model is None:
+                continue
             provider = build_provider(p.model)
             build_model_seat(p.model, name, default_names(4), self.config.locale, provider=provider)
             asyncio.run(provider.aclose())

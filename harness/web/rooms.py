@@ -362,6 +362,8 @@ class Room:
         s = self.slots[seat]
         kind = "human" if s.kind == "person" else s.kind
         label = self.registry.model_label(s.player) if s.kind == "model" else None
+        if s.kind == "model":  # a model or an external agent player: its own kind in records
+            kind = self.registry.config.model_players()[s.player].kind
         return SeatEntry(s.player, kind, label, self.names("en")[seat])  # type: ignore[arg-type]
 
     async def _run(self, match: Match) -> None:

@@ -1,0 +1,152 @@
+"""External agent players of a league (``kind: agent`` and ``kind: remote``): their config fields,
+their seats, and their usage in the run's spend ledger.
+
+* :func:`check_agent_fields` — the fields each kind takes (format only: reading a run's config
+  never imports an agent's code); :func:`check_agent_players` imports every ``agent:`` factory
+  before a run starts, so a bad path is a one-line :class:`ConfigError`.
+* :class:`AgentSeats` — builds the seats (one Python agent per seat and game; one HTTP client per
+  remote player, shared by its seats) and writes one spend line per message an agent answered
+  or failed, with the tokens and dollars the agent reported, so the run's caps count them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from harness.agents.base import Agent
+from harness.agents.external_seat import ExternalSeat
+from harness.agents.python_agent import AGENT_PATH, AgentPathError, PythonBackend, load_factory
+from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
+
+from .config import ConfigError, LeagueConfig
+from .ledger import SpendLine, current_game, now_utc
+
+if TYPE_CHECKING:
+    from .config import PlayerConfig
+    from .schedule import GameSpec
+
+__all__ = ["AgentSeats", "check_agent_fields", "check_agent_players"]
+
+EXTERNAL_KINDS = ("agent", "remote")
+ANSWERED = (None, "unparseable", "illegal_option", "oversized")
+
+
+def check_agent_fields(p: PlayerConfig) -> None:
+    """Raise ``ValueError`` when ``p`` has a field its kind does not take, or lacks one."""
+    agent_fields = {"agent": p.agent, "options": p.options}
+    remote_fields = {"url": p.url, "token_env": p.token_env}
+    if p.kind == "agent":
+        if not p.agent:
+            raise ValueError("a player of kind 'agent' needs 'agent: package.module:factory'")
+        if not AGENT_PATH.match(p.agent):
+            raise ValueError(f"agent {p.agent!r} is not of the form 'package.module:factory'")
+    if p.kind == "remote":
+        if not p.url:
+            raise ValueError("a player of kind 'remote' needs 'url: http(s)://...'")
+        check_url(p.url)
+    for kind, fields in (("agent", agent_fields), ("remote", remote_fields)):
+        if p.kind != kind:
+            extra = [k for k, v in fields.items() if v is not None]
+            if extra:
+                raise ValueError(f"a player of kind {p.kind!r} takes no {extra[0]!r}")
+
+
+def check_agent_players(config: LeagueConfig) -> None:
+    """Import every Python agent's factory; a :class:`ConfigError` (one line) when one fails."""
+    for p in config.players:
+        if p.kind == "agent" and p.agent:
+            try:
+                factory = load_factory(p.agent)
+            except AgentPathError as e:
+                raise ConfigError(f"player {p.name}: {e}") from None
+            try:
+                signature = inspect.signature(factory)
+            except (TypeError, ValueError):  # no signature to check (a builtin)
+                continue
+            try:
+                signature.bind(**(p.options or {}))
+            except TypeError as e:
+                raise ConfigError(f"player {p.name}: options do not fit {p.agent}: {e}") from None
+
+
+class AgentSeats:
+    """The external agent seats of one run (see the module docstring)."""
+
+    def __init__(
+        self,
+        config: LeagueConfig,
+        add_spend: Callable[[SpendLine], None],
+        system_prompt_sink: Callable[[str, str], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.add_spend = add_spend
+        self.system_prompt_sink = system_prompt_sink
+        self.players = {p.name: p for p in config.players if p.kind in EXTERNAL_KINDS}
+        self._factories: dict[str, Callable[..., Any]] = {}
+        self._clients: dict[str, RemoteClient] = {}
+
+    def __contains__(self, player: object) -> bool:
+        return player in self.players
+
+    def _backend(self, p: PlayerConfig) -> Any:
+        if p.kind == "agent":
+            assert p.agent is not None
+            if p.name not in self._factories:
+                try:
+                    self._factories[p.name] = load_factory(p.agent)
+                except AgentPathError as e:
+                    raise ConfigError(f"player {p.name}: {e}") from None
+            return PythonBackend(self._factories[p.name], p.options)
+        assert p.url is not None
+        if p.name not in self._clients:
+            self._clients[p.name] = RemoteClient(p.url, p.token_env)
+        return RemoteBackend(self._clients[p.name])
+
+    def seat(self, player: str, seat: int, game: GameSpec) -> Agent:
+        p = self.players[player]
+        label = p.label or p.kind
+        return ExternalSeat(
+            player,
+            p.kind,
+            label.partition("/")[2],
+            self._backend(p),
+            game.names,
+            p.locale or self.config.locale,
+            decision_seconds=self.config.decision_seconds,
+            policy=self.config.fallback,
+            usage_sink=self._on_usage,
+            system_prompt_sink=self.system_prompt_sink,
+        )
+
+    def _on_usage(
+        self,
+        player: str,
+        kind: str,
+        model: str,
+        usage: Any,
+        error_kind: str | None,
+        latency_s: float,
+    ) -> None:
+        line = SpendLine(
+            at=now_utc(),
+            game_id=current_game.get(),
+            player=player,
+            provider=kind,
+            model=model,
+            # an answer came back, valid or not; or the message failed (raised, timed out...)
+            outcome="answered" if error_kind in ANSWERED else "failed",
+            error_kind=error_kind,
+            latency_s=round(latency_s, 6),
+        )
+        if usage is not None:
+            line.input_tokens = usage.input_tokens
+            line.output_tokens = usage.output_tokens
+            line.cost_usd = usage.cost_usd if usage.cost_usd is not None or line.tokens else 0.0
+        self.add_spend(line)
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
+        self._clients.clear()
