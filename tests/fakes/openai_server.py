@@ -3,8 +3,8 @@
 With ``tokenize="llama.cpp"`` it also serves llama.cpp's ``POST /tokenize {"content"}``, with
 ``tokenize="llama-cpp-python"`` that server's ``POST /extras/tokenize {"input"}``; both answer
 ``{"tokens": [...]}`` counting UTF-8 bytes / 2, rounded up (:func:`count_tokens`), and the usage
-of every answer then counts the prompt the same way (plus 4 tokens per message), as a server
-counts with its own tokenizer.
+of every answer then counts the prompt the same way, plus a chat template's 6 tokens per message
+and 2 per request (as SmolLM2's), as a server counts with its own tokenizer.
 
 Answers with tool calls when tools were sent, else with text JSON; usage includes
 ``prompt_tokens_details.cached_tokens`` and ``completion_tokens_details.reasoning_tokens``;
@@ -36,7 +36,8 @@ __all__ = ["FakeOpenAIServer", "count_tokens", "message_tokens"]
 
 TOKENIZE_ROUTES = {"llama.cpp": ("/tokenize", "content"),
                    "llama-cpp-python": ("/extras/tokenize", "input")}  # fmt: skip
-MESSAGE_TOKENS = 4
+MESSAGE_TOKENS = 6
+REQUEST_TOKENS = 2
 
 
 def count_tokens(text: str, bytes_per_token: float = 2.0) -> int:
@@ -45,14 +46,14 @@ def count_tokens(text: str, bytes_per_token: float = 2.0) -> int:
 
 
 def message_tokens(body: dict[str, Any], bytes_per_token: float = 2.0) -> int:
-    """Prompt tokens of a request as the fake counts them: every message, 4 tokens each more."""
+    """Prompt tokens of a request as the fake counts them: every message and the template's."""
     texts = [body.get("system") or ""] if body.get("system") else []
     for m in body.get("messages") or []:
         content = m.get("content")
         if isinstance(content, list):
             content = "".join(b.get("text", "") for b in content if isinstance(b, dict))
         texts.append(str(content or ""))
-    return sum(count_tokens(t, bytes_per_token) + MESSAGE_TOKENS for t in texts)
+    return REQUEST_TOKENS + sum(count_tokens(t, bytes_per_token) + MESSAGE_TOKENS for t in texts)
 
 
 _ERROR_TYPES = {

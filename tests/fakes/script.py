@@ -216,7 +216,7 @@ class Script:
     # huge usage: every answer reports this many prompt tokens (spending caps trip in a few calls)
     usage_tokens: int | None = None
     # a tokenizer unlike the client's: prompt tokens reported as UTF-8 bytes / this figure
-    # (rounded up) per message, plus 4 per message (see openai_server.count_tokens)
+    # (rounded up) per message, plus the template's tokens (see openai_server.message_tokens)
     usage_bytes_per_token: float | None = None
     # slow server: every model request waits delay_s plus up to delay_spread_s (a seeded draw)
     delay_s: float = 0.0
