@@ -40,6 +40,10 @@ class Conversation(Protocol):
     turn compacted to fit ``budget`` tokens (default: half the pending request), for a request
     the server refused as longer than the model's context; ``None`` when it cannot get shorter.
     A conversation without it falls back at once on a context overflow.
+    Optional: ``blocking`` (true when building a turn may wait on the network, e.g. a server's
+    tokenize endpoint: the agent then builds it in a worker thread) and
+    ``reported(system, messages, prompt_tokens)`` (the server's count of a request the
+    conversation built, which corrects its later budgets).
     """
 
     @property

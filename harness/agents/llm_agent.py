@@ -373,7 +373,11 @@ class LLMAgent:
         system_sha = self._remember_system_prompt(system)
         state = _Decision(option_ids, [], answer_shape)
         if len(option_ids) > 1 or answer_shape == "set":
-            *state.context, user = conversation.turn(view, option_ids)
+            if getattr(conversation, "blocking", False):  # counts ask a server: off the loop
+                turn = await asyncio.to_thread(conversation.turn, view, option_ids)
+            else:
+                turn = conversation.turn(view, option_ids)
+            *state.context, user = turn
             state.messages.append(user)
             try:
                 await self._run(state, system, deadline, view)
@@ -455,6 +459,7 @@ class LLMAgent:
                     return
                 continue
             assert call.reply is not None
+            self._learn_count(request, call)
             if self._judge(state, call):
                 return
 
@@ -499,6 +504,14 @@ class LLMAgent:
         *state.context, user = messages
         state.messages = [user]
         return True
+
+    def _learn_count(self, request: ProviderRequest, call: _Call) -> None:
+        """Tell the conversation what the server counted for the request it built (its counter
+        corrects later budgets).  A cached reply carries the count the server gave this same
+        request, so a game replayed from the cache budgets as it did live."""
+        reported = getattr(self.conversation, "reported", None)
+        if reported is not None and call.reply is not None and call.reply.input_tokens:
+            reported(request.system, request.messages, call.reply.input_tokens)
 
     async def _back_off(
         self, state: _Decision, error: TransientProviderError, deadline: float

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from harness.engine import SeatView, simplest_for_view
 from harness.views.history import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
 from harness.views.render import render_json
-from harness.views.tokens import prompt_token_counter
+from harness.views.tokens import OFFLINE_ENCODINGS, TokenizerError, counter_for
 
 from .base import Choice
 from .conversation import Conversation, PromptBuilder
@@ -128,6 +128,9 @@ class ModelSpec(BaseModel):
     decision_seconds: float = Field(default=60.0, gt=0)
     history: HistoryPolicy = "conversation"
     context_tokens: int | None = Field(default=None, ge=1024)
+    # how prompt tokens are counted (harness.views.tokens): a tiktoken encoding, a Hugging Face
+    # tokenizer.json path, or "server" (the server's tokenize endpoint); unset: detected
+    tokenizer: str | None = None
 
     def context_budget(self) -> int:
         """``context_tokens``, else the model's context from LiteLLM's map, else 8192."""
@@ -151,6 +154,23 @@ class ModelSpec(BaseModel):
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must be an http:// or https:// URL")
         return value
+
+    @field_validator("tokenizer")
+    @classmethod
+    def _tokenizer(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None or value in OFFLINE_ENCODINGS:
+            return value
+        if value == "server":
+            if info.data.get("base_url") is None:
+                raise ValueError("'server' needs the model's base_url (its tokenize endpoint)")
+            return value
+        if value.endswith(".json"):
+            if not Path(value).expanduser().is_file():
+                raise ValueError(f"no tokenizer.json file at {value!r}")
+            return value
+        raise ValueError(
+            f"must be 'server', a tokenizer.json path or one of {', '.join(OFFLINE_ENCODINGS)}"
+        )
 
     @field_validator("params")
     @classmethod
@@ -213,6 +233,12 @@ def build_provider(spec: ModelSpec) -> Provider:
 
 
 Fallback = Callable[[Any, Sequence[str]], str]
+
+
+class _TokenizerMissing(FatalProviderError):
+    """The tokenizer the spec names cannot be had (a run must not start counting wrongly)."""
+
+    kind = "tokenizer_unavailable"
 
 
 def build_llm_agent(
@@ -295,7 +321,10 @@ def build_model_seat(
     :class:`FatalModelError` when the provider cannot be set up (no API key).
     """
     llm_provider = provider if provider is not None else build_provider(spec)
-    counter = prompt_token_counter(spec.model)
+    try:
+        counter = counter_for(spec)
+    except TokenizerError as exc:
+        raise FatalModelError(spec.provider, spec.model, _TokenizerMissing(str(exc))) from exc
     autopilot: RuleBot | None = None
     fallback: Fallback = _simplest
     if spec.fallback == "autopilot":

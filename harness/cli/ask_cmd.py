@@ -37,6 +37,7 @@ from harness.agents.redact import redact
 from harness.engine import Game, SeatView, build_view
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
+from harness.views.tokens import counter_for, request_tokens
 
 from .args import seat_count
 from .errors import CliError
@@ -93,6 +94,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--decision-seconds", type=_positive_float, default=60.0, help="deadline (default 60)"
+    )
+    p.add_argument(
+        "--tokenizer",
+        default=None,
+        help="how prompt tokens are counted: a tiktoken encoding, a tokenizer.json path or "
+        "'server' (default: the server's tokenize endpoint when it has one, else LiteLLM's "
+        "tokenizer for a model it knows, else an estimate with a safety margin)",
     )
     p.set_defaults(func=run)
 
@@ -156,6 +164,7 @@ def build_spec(args: argparse.Namespace) -> ModelSpec:
             answer_mode=args.answer_mode,
             params=dict(args.param),
             decision_seconds=args.decision_seconds,
+            tokenizer=getattr(args, "tokenizer", None),
         )
     except ValidationError as e:
         raise CliError(validation_summary(e)) from None
@@ -218,10 +227,6 @@ def run(args: argparse.Namespace) -> int:
     return 0 if record.fallback is None else 1
 
 
-def _estimate_tokens(text: str) -> int:
-    return max(1, len(text) // 4)
-
-
 def report_lines(
     spec: ModelSpec,
     sample: Sample,
@@ -239,9 +244,10 @@ def report_lines(
         f"sample: seed {sample.game.seed}, {view.n_seats} seats, decision {sample.step + 1}: "
         f"{names[view.viewer]} ({view.role}), kind {kind}, {len(sample.options)} options"
     )
+    counter = counter_for(spec)  # the seat's tokenizer (a server's is detected once)
     out(
-        f"system prompt: {len(system):,} chars (~{_estimate_tokens(system):,} tokens), "
-        f"sha256 {sha256_text(system)[:16]}"
+        f"system prompt: {len(system):,} chars ({counter(system):,} tokens, counted with "
+        f"{counter.source}), sha256 {sha256_text(system)[:16]}"
     )
     prompt = record.messages[0]["content"] if record.messages else ""
     out("--- decision prompt ---")
@@ -288,6 +294,12 @@ def report_lines(
         f"(cached {'not reported' if cached is None else f'{cached:,}'}), "
         f"output {record.output_tokens:,} (reasoning {record.reasoning_tokens:,})"
     )
+    if record.attempts and record.messages and record.attempts[0].tokens.input:
+        counted = request_tokens(counter, [system, record.messages[0]["content"]])
+        out(
+            f"first request: counted {counted:,} tokens, the server reported "
+            f"{record.attempts[0].tokens.input:,}"
+        )
     out(f"latency: {record.latency_s:.3f} s")
     cost = (
         "unknown (no price for this model)"

@@ -36,6 +36,8 @@ import pandas as pd
 
 from harness.views.plural import count
 
+from .compactions import TITLE as COMPACTIONS_TITLE
+from .compactions import compaction_notes, compaction_table
 from .config import SEATED_KINDS
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
@@ -59,7 +61,8 @@ __all__ = [
 ]
 
 REPORT_DIR = "report"
-TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend")
+TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend",
+          "compactions")  # fmt: skip
 NOT_VALID = "not valid"
 
 
@@ -88,6 +91,8 @@ class Report:
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
     # luck-adjusted scores per player × role (harness.league.luck_report); empty unless asked
     luck: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # history compactions per model player and locale (harness.league.compactions)
+    compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -207,6 +212,7 @@ def build_report(
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
         luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
+        compactions=compaction_table(data.run_dir, data.records, config),
     )
 
 
@@ -456,6 +462,22 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("answered, unrecorded", "unrecorded_answers", _int),
         ],
     ),
+    "compactions": (
+        COMPACTIONS_TITLE,
+        [
+            ("player", "player", _text),
+            ("locale", "locale", _text),
+            ("history", "history", _text),
+            ("context", "context_tokens", _int),
+            ("model dec.", "decisions", _int),
+            ("compacted", "compacted", _int),
+            ("share", "compacted_share", _pct),
+            ("first request", "first_tokens", _int),
+            ("per decision", "decision_tokens", _int),
+            ("needs", "needs_tokens", _int),
+            ("flag", "flag", _text),
+        ],
+    ),
     "base_rates": (
         "Base win rate of each role (all players) by table size and mode",
         [
@@ -469,7 +491,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
 SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
-         "base_rates")  # fmt: skip
+         "compactions", "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -479,7 +501,7 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
-        elif name in ("spend", "luck") and getattr(report, name).empty:
+        elif name in ("spend", "luck", "compactions") and getattr(report, name).empty:
             continue
         elif name == "luck":
             df = report.luck
@@ -524,7 +546,8 @@ def _headline(report: Report) -> str:
 
 def _checks(report: Report) -> list[str]:
     """The run-check lines: flags first (each a reason the figures are not all results)."""
-    return [f"FLAG: {f.message}" for f in report.flags.flags] + list(report.flags.notes)
+    lines = [f"FLAG: {f.message}" for f in report.flags.flags] + list(report.flags.notes)
+    return lines + compaction_notes(report.compactions)
 
 
 def print_report(report: Report, console: Any = None) -> None:

@@ -8,8 +8,9 @@ the seat saw) and builds the messages of each request:
   message; each decision appends a user message (the table now, the events since the seat's
   previous message, the options) and the model's own answer.  Earlier messages never change, so a
   provider's prefix cache reuses everything but the new tail.  Corrective re-prompts stay in the
-  transcript.  When the request would not fit ``context_tokens``, the transcript is compacted
-  deterministically: it restarts with one message holding the game message, the public record of
+  transcript.  When the request would not fit ``context_tokens`` (counted with the seat's
+  :class:`~harness.views.tokens.TokenCounter`, corrected by what the server reported for earlier
+  requests), the transcript is compacted deterministically: it restarts with one message holding the game message, the public record of
   the older events (:mod:`harness.views.public_record`) and the most recent events verbatim.
 * ``log``: one user message per decision with the game message, the whole narrated feed of the
   game as this seat saw it (the public record plus the recent events once the feed is longer than
@@ -32,6 +33,7 @@ from harness.engine import SeatView
 
 from .prompts import PromptBuilder
 from .public_record import public_record
+from .tokens import approx_tokens, estimate_counter, request_tokens
 
 HistoryPolicy = Literal["conversation", "log", "since_last"]
 HISTORY_POLICIES: tuple[str, ...] = get_args(HistoryPolicy)
@@ -42,11 +44,6 @@ RECENT_EVENTS = 24  # events shown verbatim after a public record
 
 Message = dict[str, str]
 TokenCounter = Callable[[str], int]
-
-
-def approx_tokens(text: str) -> int:
-    """A tokenizer-free estimate (about 3.5 characters per token, rounded up)."""
-    return (len(text) * 2 + 6) // 7
 
 
 @dataclass
@@ -82,7 +79,9 @@ class Transcript:
         self.context_tokens = context_tokens
         self.reserve_tokens = reserve_tokens
         self.log_feed_tokens = log_feed_tokens
-        self._count = count_tokens or approx_tokens
+        # a TokenCounter (harness.views.tokens) also corrects totals and learns from the server;
+        # without one, the estimate with its safety margin
+        self._count = count_tokens or estimate_counter()
         self._counted: dict[str, int] = {}
         self.events: list[dict[str, Any]] = []  # every event this seat saw, in game order
         self._seen = 0  # event_count of the newest view observed
@@ -112,6 +111,29 @@ class Transcript:
 
     def system(self, view: Any = None) -> str:
         return self.builder.system_prompt()
+
+    @property
+    def blocking(self) -> bool:
+        """Whether counting may wait on the network (a server's tokenize endpoint)."""
+        return bool(getattr(self._count, "blocking", False))
+
+    def request_tokens(self, system: str, messages: Sequence[Message]) -> int:
+        """The counted tokens of a request (system prompt, then ``messages``), uncorrected."""
+        return request_tokens(self.tokens, [system, *(m["content"] for m in messages)])
+
+    def budget_tokens(self, messages: Sequence[Message]) -> int:
+        """The tokens a request of ``messages`` after the system prompt is taken to need:
+        its count corrected by what the server reported for this seat's earlier requests."""
+        counted = self.request_tokens(self.system(), messages)
+        corrected = getattr(self._count, "corrected", None)
+        return int(corrected(counted)) if corrected is not None else counted
+
+    def reported(self, system: str, messages: Sequence[Message], prompt_tokens: int) -> None:
+        """The server counted ``prompt_tokens`` for a request of ``system`` and ``messages``:
+        the seat's counter learns the ratio (later budgets use corrected counts)."""
+        learn = getattr(self._count, "learn", None)
+        if learn is not None and self.context_tokens is not None:  # no budget: nothing to correct
+            learn(self.request_tokens(system, messages), prompt_tokens)
 
     def tokens(self, text: str) -> int:
         n = self._counted.get(text)
@@ -190,7 +212,7 @@ class Transcript:
         if turn is None:
             raise RuntimeError("compact_to() without a pending turn()")
         before = [*turn.prefix, turn.user]
-        used = self._used(before)
+        used = self.budget_tokens(before)
         if budget is None:
             budget = max(1, min(used, self.context_tokens or used) // 2)
         saved = self.context_tokens
@@ -199,7 +221,7 @@ class Transcript:
             user = self._user(self._compacted_message(view, turn.note))
         finally:
             self.context_tokens = saved
-        if self._used([user]) >= used:
+        if self.budget_tokens([user]) >= used:
             return None
         self.compactions += int(not turn.compacted)
         self._turn = _Turn([], user, len(self.events), True, turn.note)
@@ -231,14 +253,10 @@ class Transcript:
         compacted = self._user(self._compacted_message(view, note))
         return _Turn([], compacted, len(self.events), True, note)
 
-    def _used(self, messages: Sequence[Message]) -> int:
-        """Counted tokens of a request: the system prompt and ``messages``."""
-        return self.tokens(self.system()) + sum(self.tokens(m["content"]) + 4 for m in messages)
-
     def _fits(self, messages: Sequence[Message]) -> bool:
         if self.context_tokens is None:
             return True
-        return self._used(messages) + self.reserve_tokens <= self.context_tokens
+        return self.budget_tokens(messages) + self.reserve_tokens <= self.context_tokens
 
     def _with_record(self, view: SeatView, recent: int, note: str | None) -> str:
         """Game message, public record of all but the last ``recent`` events, those verbatim."""

@@ -7,6 +7,12 @@ exact-prefix cache can reuse: the longest run of leading messages identical to a
 earlier request of the run (the system prompt is shared by every seat and game; a conversation
 reuses everything but its new tail).  Counting at message granularity is conservative: a cache
 that matches tokens inside a message would reuse a little more.
+
+:class:`ContextNeed` says what context a conversation needs to hold the system prompt, the game
+message and :data:`CONTEXT_DECISIONS` decisions without restarting: the first request of a seat
+(system prompt, game message, first decision) plus ``CONTEXT_DECISIONS - 1`` later decisions
+(each the seat's answer and its next message) at the median and the p95 decision size, plus the
+tokens kept free for the answer.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .history import HISTORY_POLICIES, Transcript
+from .history import DEFAULT_RESERVE_TOKENS, HISTORY_POLICIES, Transcript
+from .tokens import MESSAGE_TOKENS, REQUEST_TOKENS
+
+CONTEXT_DECISIONS = 8  # decisions a conversation should hold before it has to restart
 
 Message = dict[str, str]
 
@@ -51,6 +60,33 @@ class PolicyStats:
             "game_median": int(statistics.median(self.game_tokens or [0])),
             "reusable_share": round(self.reusable_tokens / total, 4) if total else 0.0,
             "compactions": self.compactions,
+        }
+
+
+@dataclass
+class ContextNeed:
+    """Sizes of conversation requests: first requests and the growth per later decision."""
+
+    system: int = 0
+    first: list[int] = field(default_factory=list)  # system prompt + game message + decision
+    growth: list[int] = field(default_factory=list)  # an answer and the next decision message
+
+    def needs(self, size: int, decisions: int = CONTEXT_DECISIONS) -> int:
+        first = int(statistics.median(self.first or [0]))
+        return REQUEST_TOKENS + first + (decisions - 1) * size + DEFAULT_RESERVE_TOKENS
+
+    def summary(self, decisions: int = CONTEXT_DECISIONS) -> dict[str, Any]:
+        median = int(statistics.median(self.growth or [0]))
+        p95 = percentile(self.growth, 0.95)
+        return {
+            "decisions": decisions,
+            "reserve": DEFAULT_RESERVE_TOKENS,
+            "system": self.system,
+            "first_median": int(statistics.median(self.first or [0])),
+            "decision_median": median,
+            "decision_p95": p95,
+            "needs_median": self.needs(median, decisions),
+            "needs_p95": self.needs(p95, decisions),
         }
 
 
@@ -97,6 +133,7 @@ class PolicyMeter:
         self._count = count
         self._counted: dict[str, int] = {}
         self.stats = {p: PolicyStats(p) for p in self.policies}
+        self.context = ContextNeed()
         self.caches = {p: PrefixCache() for p in self.policies}
         self._transcripts: dict[str, list[Transcript]] = {}
         self._game_tokens: dict[str, int] = {}
@@ -134,13 +171,26 @@ class PolicyMeter:
                 t.observe(view)
                 continue
             messages = t.request(view, options)
-            tokens = [self.tokens(m["content"]) + 4 for m in messages]
+            tokens = [self.tokens(m["content"]) + MESSAGE_TOKENS for m in messages]
             st = self.stats[p]
             st.request_tokens.append(sum(tokens))
             st.tail_tokens.append(sum(tokens[1:]))
             st.reusable_tokens += self.caches[p].reusable(messages, tokens)
             self._game_tokens[p] += sum(tokens)
+            if p == "conversation" and not t.compacted:
+                if len(messages) == 2:  # the system prompt and the game message
+                    self.context.system = tokens[0]
+                    self.context.first.append(sum(tokens))
+                else:  # the seat's previous answer and this decision's message
+                    self.context.growth.append(sum(tokens[-2:]))
             t.answered(json.dumps({"choice": chosen}))
 
 
-__all__ = ["PolicyMeter", "PolicyStats", "PrefixCache", "percentile"]
+__all__ = [
+    "CONTEXT_DECISIONS",
+    "ContextNeed",
+    "PolicyMeter",
+    "PolicyStats",
+    "PrefixCache",
+    "percentile",
+]

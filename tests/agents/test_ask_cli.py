@@ -68,7 +68,8 @@ def test_ask_valid_answer(cli: Cli, backend_for: Callable[[str], Backend]) -> No
     code, out, err = cli(*ask_args(backend, "--param", "temperature=0", "--param", "max_tokens=64"))
     assert code == 0, err
     assert "model: openai:fake-gpt (answer mode json_schema)" in out
-    assert "system prompt: " in out and " chars (~" in out
+    assert "system prompt: " in out and " tokens, counted with estimate (" in out
+    assert "first request: counted " in out and ", the server reported " in out
     assert "--- decision prompt ---" in out and "**Decision" in out
     assert 'raw answer: {"choice": ' in out and "reasoning: weighing the options" in out
     assert "parsed choice: " in out and "(reason: closest target)" in out

@@ -1,5 +1,11 @@
 """Fake OpenAI Chat Completions server (``POST /v1/chat/completions``, ``GET /v1/models``).
 
+With ``tokenize="llama.cpp"`` it also serves llama.cpp's ``POST /tokenize {"content"}``, with
+``tokenize="llama-cpp-python"`` that server's ``POST /extras/tokenize {"input"}``; both answer
+``{"tokens": [...]}`` counting UTF-8 bytes / 2, rounded up (:func:`count_tokens`), and the usage
+of every answer then counts the prompt the same way, plus a chat template's 6 tokens per message
+and 2 per request (as SmolLM2's), as a server counts with its own tokenizer.
+
 Answers with tool calls when tools were sent, else with text JSON; usage includes
 ``prompt_tokens_details.cached_tokens`` (unless ``script.report_cached`` is false) and
 ``completion_tokens_details.reasoning_tokens``; reasoning text is returned as
@@ -10,8 +16,9 @@ Answers with tool calls when tools were sent, else with text JSON; usage include
 from __future__ import annotations
 
 import json
+import math
 import time
-from typing import Any
+from typing import Any, Literal
 
 from .script import (
     Answer,
@@ -29,7 +36,29 @@ from .script import (
 )
 from .server import FakeServer, Response
 
-__all__ = ["FakeOpenAIServer"]
+__all__ = ["FakeOpenAIServer", "count_tokens", "message_tokens"]
+
+TOKENIZE_ROUTES = {"llama.cpp": ("/tokenize", "content"),
+                   "llama-cpp-python": ("/extras/tokenize", "input")}  # fmt: skip
+MESSAGE_TOKENS = 6
+REQUEST_TOKENS = 2
+
+
+def count_tokens(text: str, bytes_per_token: float = 2.0) -> int:
+    """The fake tokenizer: UTF-8 bytes / ``bytes_per_token``, rounded up."""
+    return math.ceil(len(text.encode("utf-8")) / bytes_per_token)
+
+
+def message_tokens(body: dict[str, Any], bytes_per_token: float = 2.0) -> int:
+    """Prompt tokens of a request as the fake counts them: every message and the template's."""
+    texts = [body.get("system") or ""] if body.get("system") else []
+    for m in body.get("messages") or []:
+        content = m.get("content")
+        if isinstance(content, list):
+            content = "".join(b.get("text", "") for b in content if isinstance(b, dict))
+        texts.append(str(content or ""))
+    return REQUEST_TOKENS + sum(count_tokens(t, bytes_per_token) + MESSAGE_TOKENS for t in texts)
+
 
 _ERROR_TYPES = {
     400: ("invalid_request_error", None),
@@ -43,9 +72,28 @@ _ERROR_TYPES = {
 class FakeOpenAIServer(FakeServer):
     """Speaks the OpenAI wire format; ``base_url`` ends in ``/v1`` as the SDK expects."""
 
+    def __init__(
+        self, script: Any = None, tokenize: Literal["llama.cpp", "llama-cpp-python"] | None = None
+    ) -> None:
+        super().__init__(script)
+        self.tokenize = tokenize
+        self.tokenize_calls = 0
+
     @property
     def base_url(self) -> str:
         return f"{self.root_url}/v1"
+
+    def handle_side_post(self, path: str, body: dict[str, Any]) -> Response | None:
+        routes = {route: field for route, field in TOKENIZE_ROUTES.values()}
+        if path not in routes:
+            return None
+        if self.tokenize is None or TOKENIZE_ROUTES[self.tokenize][0] != path:
+            return 404, {}, {"detail": "Not Found"}
+        text = body.get(routes[path])
+        if not isinstance(text, str):
+            return 422, {}, {"detail": f"{routes[path]} must be a string"}
+        self.tokenize_calls += 1
+        return 200, {}, {"tokens": list(range(count_tokens(text)))}
 
     def handle_get(self, path: str) -> Response:
         if path.rstrip("/") == "/v1/models":
@@ -84,7 +132,14 @@ class FakeOpenAIServer(FakeServer):
                 message["content"] = answer_text
         if reasoning:
             message["reasoning_content"] = reasoning
-        prompt_tokens = self.script.usage_tokens or estimate_tokens(prompt_text(body))
+        if self.script.usage_tokens:
+            prompt_tokens = self.script.usage_tokens
+        elif self.script.usage_bytes_per_token is not None:
+            prompt_tokens = message_tokens(body, self.script.usage_bytes_per_token)
+        elif self.tokenize is not None:
+            prompt_tokens = message_tokens(body)
+        else:
+            prompt_tokens = estimate_tokens(prompt_text(body))
         reasoning_tokens = estimate_tokens(reasoning) if reasoning else 0
         completion_tokens = estimate_tokens(answer_text) + reasoning_tokens
         if isinstance(behaviour, Truncated):

@@ -265,6 +265,9 @@ class Script:
     requests: list[RecordedRequest] = field(default_factory=list)
     # huge usage: every answer reports this many prompt tokens (spending caps trip in a few calls)
     usage_tokens: int | None = None
+    # a tokenizer unlike the client's: prompt tokens reported as UTF-8 bytes / this figure
+    # (rounded up) per message, plus the template's tokens (see openai_server.message_tokens)
+    usage_bytes_per_token: float | None = None
     # slow server: every model request waits delay_s plus up to delay_spread_s (a seeded draw)
     delay_s: float = 0.0
     delay_spread_s: float = 0.0

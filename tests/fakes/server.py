@@ -97,6 +97,10 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._send(400, {}, {"error": {"message": "body is not JSON"}})
             return
+        side = fake.handle_side_post(self.path, body)
+        if side is not None:  # e.g. a tokenize endpoint: not a model request, not recorded
+            self._send(*side)
+            return
         fake.script.record(RecordedRequest("POST", self.path, dict(self.headers.items()), body))
         behaviour = fake.script.next_behaviour(body)
         delay = fake.script.next_delay()  # a slow server
@@ -164,6 +168,13 @@ class FakeServer:
         self._thread: threading.Thread | None = None
         self._counter = 0
         self._counter_lock = threading.Lock()
+
+    def handle_side_post(self, path: str, body: dict[str, Any]) -> Response | None:
+        """A POST that is no model call (answered at once, not recorded); ``None``: a model call.
+        Tokenize routes are not served unless a subclass does (a client probing them gets 404)."""
+        if path in ("/tokenize", "/extras/tokenize"):
+            return 404, {}, {"detail": "Not Found"}
+        return None
 
     # --- lifecycle ---
     def start(self) -> FakeServer:
