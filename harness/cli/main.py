@@ -16,6 +16,7 @@ from . import (
     bench_cmd,
     inspect_cmd,
     league_cmd,
+    mcp_cmd,
     play_cmd,
     position_cmd,
     prompt_stats_cmd,
@@ -42,6 +43,7 @@ COMMANDS = (
     bench_cmd,
     balance_cmd,
     serve_cmd,
+    mcp_cmd,
 )
 
 
