@@ -97,7 +97,9 @@ class McpChannel:
         self.game.start_shown = False
         self._notify()
 
-    async def decide(self, message: DecisionMessage, deadline: float, attempts: list[Attempt]) -> Any:
+    async def decide(
+        self, message: DecisionMessage, deadline: float, attempts: list[Attempt]
+    ) -> Any:
         """Wait for the client's answer to ``message`` (the caller's timeout ends the wait)."""
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.pending = pending = _Pending(message, deadline, answer, attempts)
@@ -166,9 +168,9 @@ class McpChannel:
             g = self.game
             left = max(0.0, p.deadline - time.monotonic())
             out["status"] = "decision"
-            out["decision"] = p.message.model_copy(update={"deadline_s": round(left, 3)}).model_dump(
-                mode="json"
-            )
+            out["decision"] = p.message.model_copy(
+                update={"deadline_s": round(left, 3)}
+            ).model_dump(mode="json")
             if g is not None and g.start is not None and not g.start_shown:
                 g.start_shown = True
                 out["game"] = g.start.model_dump(mode="json")

@@ -187,7 +187,10 @@ def run(args: argparse.Namespace) -> int:
         _note("the client left before its first tool call: no game was played")
         return 0
     if isinstance(outcome.error, LeagueInterrupted):
-        print(f"bangarena: {outcome.error}; resume with: {_resume(args, config.name)}", file=sys.stderr)
+        print(
+            f"bangarena: {outcome.error}; resume with: {_resume(args, config.name)}",
+            file=sys.stderr,
+        )
         return outcome.error.exit_code
     if outcome.error is not None:
         raise CliError(f"{outcome.error}; resume with: {_resume(args, config.name)}")
