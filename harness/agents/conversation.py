@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from .decision_record import INVALID_KINDS, quote_text
+from .decision_record import ANSWERED_KINDS, quote_text
 
 Message = dict[str, str]
-# Attempt error kinds of a call that got an answer (valid, or invalid but said).
-ANSWER_KINDS = (None, *INVALID_KINDS)
+# Attempt error kinds of a call that got an answer (valid, or invalid or cut but said).
+ANSWER_KINDS = (None, *ANSWERED_KINDS)
 
 
 class PromptBuilder(Protocol):
@@ -35,6 +35,11 @@ class Conversation(Protocol):
     decision added (that user message, then answers and corrective re-prompts in order);
     ``skipped()`` drops a turn that was never sent.  ``compacted`` says whether the last turn
     restarted the conversation to fit the context budget.
+
+    Optional: ``compact_to(view, budget=None) -> (messages, budget) | None`` redoes the pending
+    turn compacted to fit ``budget`` tokens (default: half the pending request), for a request
+    the server refused as longer than the model's context; ``None`` when it cannot get shorter.
+    A conversation without it falls back at once on a context overflow.
     """
 
     @property

@@ -9,6 +9,12 @@ A model's answer is stored once per attempt (``tool_arguments``, else ``raw_text
 :data:`STORED_TEXT_CHARS` characters; ``answer_chars`` and ``answer_sha256`` describe the whole
 answer as received, so a cut answer is recognisable (``answer_chars`` larger than what is stored)
 and comparable.  Reasoning text is cut the same way.
+
+Every answered attempt keeps the call's ``finish_reason`` in one vocabulary for every vendor
+(:data:`FinishReason`) and the vendor's own word in ``finish_reason_raw``.  An answer cut by the
+token limit (``length``) that does not parse is ``truncated``, kept apart from the model's invalid
+answers.  Cached input tokens the provider did not report are ``None`` ("not reported"), never 0;
+records written before that distinction hold 0 and read as reported zeros.
 """
 
 from __future__ import annotations
@@ -19,7 +25,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "ANSWERED_KINDS",
+    "CONTEXT_OVERFLOW",
+    "FinishReason",
     "INVALID_KINDS",
+    "TRUNCATED",
     "Attempt",
     "AttemptErrorKind",
     "FallbackReason",
@@ -30,14 +40,28 @@ __all__ = [
     "cap_text",
     "quote_text",
     "sha256_text",
+    "sum_reported",
 ]
 
 # Attempt error kinds of an answer the model gave that was not valid (before any fallback).
 INVALID_KINDS: tuple[str, ...] = ("unparseable", "illegal_option")
+# An answer cut by the token limit before it could be read: the model's words, but not invalid.
+TRUNCATED = "truncated"
+# Error kinds of a call the model answered (its words came back) that was not a valid answer.
+ANSWERED_KINDS: tuple[str, ...] = (*INVALID_KINDS, TRUNCATED)
+# The request did not fit the model's context (the server refused it; no words came back).
+CONTEXT_OVERFLOW = "context_overflow"
+
+# Why a call's answer ended, the same words for every vendor (the vendor's own in
+# ``finish_reason_raw``): ``stop`` (the answer was complete), ``length`` (the token limit cut
+# it), ``tool_calls`` (a tool call), ``content_filter`` (refused or filtered), ``other``.
+FinishReason = Literal["stop", "length", "tool_calls", "content_filter", "other"]
 
 AttemptErrorKind = Literal[
     "unparseable",
     "illegal_option",
+    "truncated",
+    "context_overflow",
     "timeout",
     "rate_limit",
     "server_error",
@@ -47,7 +71,7 @@ AttemptErrorKind = Literal[
     "agent_error",
     "oversized",
 ]
-FallbackReason = Literal["timeout", "error", "invalid_answer"]
+FallbackReason = Literal["timeout", "error", "invalid_answer", "truncated", "context_overflow"]
 
 
 STORED_TEXT_CHARS = 16 * 1024  # a stored answer or reasoning text is cut after this many chars
@@ -76,13 +100,20 @@ def quote_text(text: str | None, limit: int = QUOTE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
 
 
+def sum_reported(values: Any) -> int | None:
+    """The sum of the values that are not ``None``; ``None`` when none is (nothing reported)."""
+    known = [int(v) for v in values if v is not None]
+    return sum(known) if known else None
+
+
 class TokenCounts(BaseModel):
-    """Tokens of one call; ``input`` includes ``cached_input``, ``output`` includes ``reasoning``."""
+    """Tokens of one call; ``input`` includes ``cached_input``, ``output`` includes ``reasoning``.
+    ``cached_input`` is ``None`` when the provider did not report cached tokens."""
 
     model_config = ConfigDict(extra="forbid")
 
     input: int = 0
-    cached_input: int = 0
+    cached_input: int | None = None
     output: int = 0
     reasoning: int = 0
 
@@ -91,8 +122,12 @@ class Attempt(BaseModel):
     """One model call (or cache hit) and what came of it.
 
     ``error_kind`` is ``None`` for a valid answer; ``unparseable`` / ``illegal_option`` for an
-    invalid answer; otherwise the transient error that made the call fail (``bad_response``: a
-    success status whose body was not the vendor's answer).  ``raw_text``, ``tool_arguments``
+    invalid answer; ``truncated`` for an answer the token limit cut before it could be read
+    (``finish_reason`` ``length``); ``context_overflow`` when the server refused the request as
+    longer than the model's context; otherwise the transient error that made the call fail
+    (``bad_response``: a success status whose body was not the vendor's answer).
+    ``finish_reason`` / ``finish_reason_raw`` (normalised / the vendor's word) are set when an
+    answer came back and the vendor said why it ended.  ``raw_text``, ``tool_arguments``
     and ``reasoning`` are cut after :data:`STORED_TEXT_CHARS` characters; ``answer_chars`` and
     ``answer_sha256`` are the length and hash of the whole answer (``tool_arguments``, else
     ``raw_text``) when one came back.
@@ -107,6 +142,8 @@ class Attempt(BaseModel):
     answer_sha256: str | None = None
     error_kind: AttemptErrorKind | None = None
     error_message: str | None = None
+    finish_reason: FinishReason | None = None
+    finish_reason_raw: str | None = None
     latency_s: float = 0.0
     tokens: TokenCounts = Field(default_factory=TokenCounts)
     cached: bool = False
@@ -118,7 +155,10 @@ class ModelDecisionRecord(BaseModel):
     Invariants: ``chosen`` is one of ``options`` (a set answer, ``LLMAgent.decide(...,
     answer_shape="set")``: the JSON array of the chosen ids); ``fallback is None`` iff ``chosen`` came from
     the model (then ``parsed_choice == chosen``) or was the only option (then ``attempts == []``);
-    token totals are the sums over ``attempts``.
+    token totals are the sums over ``attempts`` (``cached_input_tokens`` over the attempts that
+    reported it, ``None`` when none did).  ``context_compacted_to`` is the token budget the
+    seat's history was compacted to after the server refused the request as too long for the
+    model's context (the request was then sent again once).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -144,6 +184,7 @@ class ModelDecisionRecord(BaseModel):
     context_messages: int = 0
     context_sha256: str | None = None
     compacted: bool = False
+    context_compacted_to: int | None = None
     attempts: list[Attempt] = Field(default_factory=list)
     parsed_choice: str | None = None
     reason: str | None = None
@@ -152,7 +193,7 @@ class ModelDecisionRecord(BaseModel):
     fallback_policy: str | None = None
     latency_s: float = 0.0
     input_tokens: int = 0
-    cached_input_tokens: int = 0
+    cached_input_tokens: int | None = None  # None: no call reported its cached tokens
     output_tokens: int = 0
     reasoning_tokens: int = 0
     cost_usd: float | None = None

@@ -24,7 +24,14 @@ from harness.engine import SeatView, parse_action
 from harness.views.context import view_context
 from harness.views.narrate import Narrator
 from harness.views.options import option_label
-from harness.views.terminal import TableDiff, colored, options_panel, seat_table, words
+from harness.views.terminal import (
+    TableDiff,
+    colored,
+    compact_for,
+    options_panel,
+    seat_table,
+    words,
+)
 
 from .base import Agent
 from .seat import FatalSeatError
@@ -117,11 +124,14 @@ class Screen:
             self.console.rule(self.words.feed, align="left", style="dim")
             self.feed(ctx["feed"])
         changed = self.diff.changes(ctx)
+        size = self.console.size
+        compact = compact_for(size.width, size.height) and self.console.is_terminal
         if whole or changed is None:
-            self.console.print(seat_table(ctx))
+            self.console.print(seat_table(ctx, compact=compact))
         elif changed:
-            self.console.print(seat_table(ctx, only=changed, title=self.words.changed))
-        self.console.print(options_panel(ctx))
+            table = seat_table(ctx, only=changed, title=self.words.changed, compact=compact)
+            self.console.print(table)
+        self.console.print(options_panel(ctx, compact=compact))
 
     def forced(self, view: SeatView, option: str) -> None:
         ctx = view_context(view, self.names, self.locale)

@@ -8,6 +8,10 @@ Contract of :meth:`LLMAgent.decide`:
   is exactly one of the option ids (text may be wrapped in one ```json fence); otherwise it is
   ``unparseable`` or ``illegal_option`` and the model gets up to ``max_corrections`` corrective
   re-prompts before the caller's ``fallback`` decides (reason ``invalid_answer``);
+* an answer the token limit cut (finish reason ``length``) that does not parse is ``truncated``,
+  not the model's invalid answer: its corrective re-prompt asks for a shorter answer, and when the
+  last attempt was truncated the fallback reason is ``truncated``.  A cut answer that still parses
+  strictly (the object was complete) is valid;
 * with ``answer_shape="set"`` the answer is ``{"answer": [<option id>, ...]}`` instead: any subset
   of the options, each listed once (the model is asked even with a single option); the chosen
   value is then the JSON array of the chosen ids in option order (see :func:`parse_answer`);
@@ -15,6 +19,11 @@ Contract of :meth:`LLMAgent.decide`:
   ``Retry-After``) within ``retry_budget`` and never past ``deadline``; every call is bounded by
   the time left. When retries cannot help the fallback decides, with reason ``timeout`` if time
   ran out and ``error`` otherwise;
+* a request the server refuses as longer than the model's context (``context_overflow``) is
+  sent once more after the seat's history is compacted to half its size
+  (``Conversation.compact_to``); a second overflow, or a history that cannot get shorter, falls
+  back with reason ``context_overflow``.  The server's error text is recorded in the attempt,
+  never put in the model's conversation;
 * fatal provider errors raise :class:`FatalModelError`: a misconfigured run stops, it is never
   papered over with fallbacks.
 """
@@ -31,6 +40,7 @@ from typing import Any, Literal
 
 from .conversation import Conversation, PromptBuilder, as_conversation, final_turn
 from .decision_record import (
+    TRUNCATED,
     Attempt,
     FallbackReason,
     ModelDecisionRecord,
@@ -38,6 +48,7 @@ from .decision_record import (
     cap_text,
     quote_text,
     sha256_text,
+    sum_reported,
 )
 from .pricing import PriceBook, PriceTable
 from .providers.base import (
@@ -49,6 +60,7 @@ from .providers.base import (
     ProviderRequest,
 )
 from .providers.errors import (
+    ContextOverflow,
     FatalProviderError,
     ProviderError,
     ProviderTimeout,
@@ -106,8 +118,18 @@ class ParsedAnswer:
 
     choice: str | None
     reason: str | None = None
-    error_kind: Literal["unparseable", "illegal_option"] | None = None
+    error_kind: Literal["unparseable", "illegal_option", "truncated"] | None = None
     problem: str | None = None
+
+
+def truncated_answer(parsed: ParsedAnswer, finish_reason: str | None) -> ParsedAnswer:
+    """``parsed`` as a ``truncated`` answer when the token limit cut it (``finish_reason``
+    ``length``) and it could not be read; otherwise ``parsed`` unchanged (a cut answer that still
+    parses strictly was complete, and an illegal option is the model's own choice)."""
+    if finish_reason != "length" or parsed.error_kind != "unparseable":
+        return parsed
+    problem = f"it was cut off at the token limit before it was complete ({parsed.problem})"
+    return ParsedAnswer(None, parsed.reason, error_kind="truncated", problem=problem)
 
 
 def parse_answer(
@@ -212,6 +234,12 @@ def correction_message(
             f"Your answer {_quote(parsed.choice)} is not one of the listed option ids. "
             f"Answer with a JSON object {fmt} using one of: {listed}"
         )
+    if parsed.error_kind == TRUNCATED:
+        return (
+            "Your answer was cut off at the token limit before it was complete. "
+            f"Answer with only a JSON object {fmt} using one of: {listed} "
+            "— keep the reason to one short sentence, or leave it out."
+        )
     return (
         f"Your answer could not be read: {parsed.problem}. "
         f"Answer with only a JSON object {fmt} using one of: {listed}"
@@ -226,7 +254,7 @@ class _Call:
     """Outcome of one provider call (or cache hit)."""
 
     reply: ProviderReply | None
-    error: TransientProviderError | None
+    error: TransientProviderError | ContextOverflow | None
     latency_s: float
     cached: bool
 
@@ -244,6 +272,7 @@ class _Decision:
     fallback: FallbackReason | None = None
     retries: int = 0
     corrections: int = 0
+    compacted_to: int | None = None  # the budget the history was compacted to after an overflow
 
 
 def _default_policy_name(fallback: FallbackPolicy) -> str:
@@ -347,7 +376,7 @@ class LLMAgent:
             *state.context, user = conversation.turn(view, option_ids)
             state.messages.append(user)
             try:
-                await self._run(state, system, deadline)
+                await self._run(state, system, deadline, view)
             except BaseException:
                 conversation.skipped()
                 raise
@@ -372,6 +401,12 @@ class LLMAgent:
         if not record:
             conversation.skipped()
             return
+        budget = record.get("context_compacted_to")
+        if isinstance(budget, int):
+            compact = getattr(conversation, "compact_to", None)
+            redone = compact(view, budget) if compact is not None else None
+            if redone is not None:
+                user = redone[0][-1]
         messages = list(record.get("messages") or [])
         if not messages or messages[0] != user:
             conversation.skipped()
@@ -385,7 +420,7 @@ class LLMAgent:
 
     # ----------------------------------------------------------------- the loop
 
-    async def _run(self, state: _Decision, system: str, deadline: float) -> None:
+    async def _run(self, state: _Decision, system: str, deadline: float, view: Any) -> None:
         """Call the model until a valid answer or a fallback reason is set on ``state``."""
         while True:
             remaining = deadline - time.monotonic()
@@ -406,11 +441,16 @@ class LLMAgent:
             if call.error is not None:
                 state.attempts.append(
                     Attempt(
-                        error_kind=call.error.kind,
+                        error_kind=call.error.kind,  # type: ignore[arg-type]
                         error_message=_one_line(call.error.message),
                         latency_s=call.latency_s,
                     )
                 )
+                if isinstance(call.error, ContextOverflow):
+                    if not self._shorten(state, view):
+                        state.fallback = "context_overflow"
+                        return
+                    continue
                 if not await self._back_off(state, call.error, deadline):
                     return
                 continue
@@ -435,7 +475,7 @@ class LLMAgent:
                 f"no answer within {remaining:.2f}s (decision deadline)"
             )
             return _Call(None, error, time.monotonic() - t0, cached=False)
-        except TransientProviderError as exc:
+        except (TransientProviderError, ContextOverflow) as exc:
             return _Call(None, exc, time.monotonic() - t0, cached=False)
         except FatalProviderError as exc:
             raise FatalModelError(self.provider.name, self.model, exc) from exc
@@ -445,6 +485,20 @@ class LLMAgent:
         if self.cache is not None:
             self.cache.put(self.provider.name, request, reply)
         return _Call(reply, None, latency, cached=False)
+
+    def _shorten(self, state: _Decision, view: Any) -> bool:
+        """After a context overflow: redo the pending request with the seat's history compacted
+        to half its size (once per decision); ``False`` when that is not possible."""
+        if state.compacted_to is not None:
+            return False
+        compact = getattr(self.conversation, "compact_to", None)
+        redone = compact(view) if compact is not None else None
+        if redone is None:
+            return False
+        messages, state.compacted_to = redone
+        *state.context, user = messages
+        state.messages = [user]
+        return True
 
     async def _back_off(
         self, state: _Decision, error: TransientProviderError, deadline: float
@@ -476,7 +530,9 @@ class LLMAgent:
         reply = call.reply
         assert reply is not None
         answer = reply.tool_arguments if reply.tool_arguments is not None else reply.text
-        parsed = parse_answer(answer, state.options, state.shape)
+        parsed = truncated_answer(
+            parse_answer(answer, state.options, state.shape), reply.finish_reason
+        )
         state.parsed = parsed
         state.attempts.append(
             Attempt(
@@ -487,6 +543,8 @@ class LLMAgent:
                 answer_sha256=None if answer is None else sha256_text(answer),
                 error_kind=parsed.error_kind,
                 error_message=None if parsed.problem is None else _one_line(parsed.problem),
+                finish_reason=reply.finish_reason,
+                finish_reason_raw=reply.finish_reason_raw,
                 latency_s=call.latency_s,
                 tokens=TokenCounts(
                     input=reply.input_tokens,
@@ -500,7 +558,7 @@ class LLMAgent:
         if parsed.error_kind is None:
             return True
         if state.corrections >= self.max_corrections:
-            state.fallback = "invalid_answer"
+            state.fallback = TRUNCATED if parsed.error_kind == TRUNCATED else "invalid_answer"
             return True
         state.corrections += 1
         state.messages.append({"role": "assistant", "content": quote_text(_stored(answer))})
@@ -549,7 +607,7 @@ class LLMAgent:
         spent = [a for a in state.attempts if not a.cached]
         totals = TokenCounts(
             input=sum(a.tokens.input for a in spent),
-            cached_input=sum(a.tokens.cached_input for a in spent),
+            cached_input=sum_reported(a.tokens.cached_input for a in spent),
             output=sum(a.tokens.output for a in spent),
             reasoning=sum(a.tokens.reasoning for a in spent),
         )
@@ -559,7 +617,7 @@ class LLMAgent:
             cost = self.prices.cost(
                 self.model,
                 input_tokens=totals.input,
-                cached_input_tokens=totals.cached_input,
+                cached_input_tokens=totals.cached_input or 0,
                 output_tokens=totals.output,
                 provider=self.provider.name,
             )
@@ -582,6 +640,7 @@ class LLMAgent:
             context_messages=len(state.context),
             context_sha256=_messages_sha(state.context) if state.context else None,
             compacted=self.conversation.compacted and len(state.options) > 1,
+            context_compacted_to=state.compacted_to,
             attempts=state.attempts,
             parsed_choice=parsed.choice if parsed is not None else None,
             reason=parsed.reason if parsed is not None else None,

@@ -27,8 +27,9 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord, sha256_text
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
+from harness.agents.model_seat import ModelSeat
 from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
 from harness.agents.providers import ANSWER_MODES
 from harness.agents.providers.errors import TransientKind
@@ -173,6 +174,15 @@ async def ask(
     spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
 ) -> tuple[ModelDecisionRecord, str]:
     """Ask ``spec``'s model the sample decision; returns the record and the system prompt."""
+    record, system, _seat = await ask_seat(spec, sample, names, locale)
+    return record, system
+
+
+async def ask_seat(
+    spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
+) -> tuple[ModelDecisionRecord, str, ModelSeat]:
+    """As :func:`ask`, and the (closed) seat that asked: its conversation counts tokens as the
+    league's seats do."""
     records: list[ModelDecisionRecord] = []
     systems: list[str] = []
     seat_index = sample.view.viewer
@@ -189,7 +199,7 @@ async def ask(
         await seat.choose(sample.view, sample.options)
     finally:
         await seat.aclose()
-    return records[-1], systems[-1]
+    return records[-1], systems[-1], seat
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,7 +262,12 @@ def report_lines(
             out(f"reasoning: {attempt.reasoning}")
         verdict = "valid" if attempt.error_kind is None else attempt.error_kind
         detail = f": {attempt.error_message}" if attempt.error_message else ""
-        out(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s)")
+        finish = ""
+        if attempt.finish_reason is not None:
+            raw = attempt.finish_reason_raw
+            finish = f", finish {attempt.finish_reason}"
+            finish += f" ({raw})" if raw and raw != attempt.finish_reason else ""
+        out(f"verdict: {verdict}{detail}  ({attempt.latency_s:.3f} s{finish})")
     out("--- result ---")
     if record.fallback is None:
         reason = f"  (reason: {record.reason})" if record.reason else ""
@@ -265,10 +280,12 @@ def report_lines(
         )
     kinds = [a.error_kind for a in record.attempts]
     retries = sum(1 for k in kinds[:-1] if k in TRANSIENT_KINDS)
-    corrections = sum(1 for k in kinds[:-1] if k in INVALID_KINDS)
+    corrections = sum(1 for k in kinds[:-1] if k in ANSWERED_KINDS)
     out(f"attempts: {len(kinds)} (retries after errors: {retries}, corrections: {corrections})")
+    cached = record.cached_input_tokens
     out(
-        f"tokens: input {record.input_tokens:,} (cached {record.cached_input_tokens:,}), "
+        f"tokens: input {record.input_tokens:,} "
+        f"(cached {'not reported' if cached is None else f'{cached:,}'}), "
         f"output {record.output_tokens:,} (reasoning {record.reasoning_tokens:,})"
     )
     out(f"latency: {record.latency_s:.3f} s")

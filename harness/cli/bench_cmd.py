@@ -22,6 +22,8 @@ from . import (
     quiz_cmd,
     report_bench_cmd,
     serve_bench_cmd,
+    value_bench_cmd,
+    variance_bench_cmd,
 )
 from .args import add_series_args, positive_int
 from .progress import Progress
@@ -58,6 +60,8 @@ def register(sub: Any) -> None:
     deadline_bench_cmd.register_bench(bsub)
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
+    value_bench_cmd.register_bench(bsub)
+    variance_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)
     quiz_cmd.register_bench(bsub)
 

@@ -1,5 +1,5 @@
 """``bangarena inspect RUN [--model M] [--player P] [--role R] [--seat N] [--kind K]
-[--fallback REASON] [--invalid] [--game ID] [--limit N] [--json] [--locale LOCALE]``.
+[--fallback REASON] [--invalid] [--truncated] [--game ID] [--limit N] [--json] [--locale LOCALE]``.
 
 Shows recorded decisions that match every given filter: the view the seat had (re-rendered from
 the replayed game), the options, and for model seats the exact prompt, raw answers, reasoning,
@@ -19,6 +19,7 @@ from harness.engine.roles import ROLES
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
+from harness.replay.inspect import model_known, run_models
 from harness.views.names import LOCALES
 
 from .errors import CliError
@@ -57,6 +58,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="only decisions with an unparseable or illegal model answer",
     )
+    p.add_argument(
+        "--truncated",
+        action="store_true",
+        help="only decisions with a model answer cut by the token limit (finish reason length)",
+    )
     p.add_argument("--game", metavar="ID", help="game id (default: every game)")
     p.add_argument(
         "--limit",
@@ -91,6 +97,7 @@ def build_filter(args: argparse.Namespace) -> DecisionFilter:
         kind=args.kind,
         fallback=args.fallback,
         invalid=args.invalid,
+        truncated=args.truncated,
         game=args.game,
     )
 
@@ -100,8 +107,12 @@ def run(args: argparse.Namespace) -> int:
     flt = build_filter(args)
     try:
         details, total = inspect_decisions(store, flt, limit=args.limit or None, locale=args.locale)
+        models = run_models(store.games()) if not total and args.model is not None else []
     except RecordError as e:
         raise CliError(str(e)) from None
+    if not total and args.model is not None and not model_known(args.model, models):
+        has = f"its models: {', '.join(models)}" if models else "it has no model seats"
+        raise CliError(f"no model {args.model!r} in {args.run} ({has})")
     if args.json:
         for detail in details:
             print(json.dumps(decision_json(detail), ensure_ascii=False))

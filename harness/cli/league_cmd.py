@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import shlex
 import sys
 import time
@@ -18,7 +19,7 @@ from harness.league.runner import Progress as RunProgress
 from harness.views.plural import count
 
 from .errors import CliError
-from .progress import Progress
+from .progress import PLAIN_INTERVAL_S, Progress
 
 
 def register(sub: Any) -> None:
@@ -39,6 +40,15 @@ def register(sub: Any) -> None:
         "else all CPUs)",
     )
     r.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    r.add_argument(
+        "--progress-interval",
+        type=_positive_seconds,
+        default=PLAIN_INTERVAL_S,
+        metavar="S",
+        help=f"seconds between progress lines when stderr is not a terminal (default "
+        f"{PLAIN_INTERVAL_S:g}); a line comes during long games too, with the decisions made "
+        "and model calls sent so far",
+    )
     r.add_argument(
         "--executor",
         choices=EXECUTORS,
@@ -63,6 +73,16 @@ def register(sub: Any) -> None:
     except ImportError:  # pragma: no cover - the report module is optional at import time
         return
     report_cmd_hooks.register(lsub)
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
 
 
 def _model_seats(config: Any, run_dir: Path) -> Any:
@@ -100,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) → {run_dir}"
     )
     try:
-        _run_with_progress(runner, not args.no_progress)
+        _run_with_progress(runner, not args.no_progress, args.progress_interval)
     except LeagueInterrupted as e:  # SIGINT / SIGTERM: one line, how to resume, 130 / 143
         sys.stdout.flush()
         print(f"bangarena: {e}; resume with: {_resume_command(args)}", file=sys.stderr)
@@ -112,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
             executor.close()
     elapsed = time.monotonic() - t0
     print(
-        f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · fallbacks {p.fallbacks}"
-        f" · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
+        f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · "
+        f"{count(p.decisions, 'decision')} · {count(p.calls, 'model call')} · fallbacks "
+        f"{p.fallbacks} · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
         file=sys.stderr,
     )
     print(f"results: {run_dir}  (report: bangarena league report {run_dir})")
@@ -191,13 +212,36 @@ def _resume_command(args: argparse.Namespace) -> str:
     return " ".join(shlex.quote(c) for c in cmd)
 
 
-def _run_with_progress(runner: LeagueRunner, enabled: bool) -> None:
-    """A bar with ETA on a terminal, a plain line every 10 s in a log (harness.cli.progress)."""
+def progress_note(p: RunProgress) -> str:
+    """What the progress display says after the game count: live decisions and calls too."""
+    return (
+        f"{count(p.decisions, 'decision')} · {count(p.calls, 'model call')} · fallbacks "
+        f"{p.fallbacks} · ${p.cost_usd:.4f}"
+    )
+
+
+def _run_with_progress(
+    runner: LeagueRunner, enabled: bool, interval: float = PLAIN_INTERVAL_S
+) -> None:
+    """A bar with ETA on a terminal, a plain line every ``interval`` seconds in a log
+    (harness.cli.progress) — also in the middle of a long game, counting its decisions."""
     p = runner.progress
-    with Progress("league", p.total, done=p.done, enabled=enabled) as bar:
+    with Progress("league", p.total, done=p.done, enabled=enabled, interval=interval) as bar:
 
         def tick(p: RunProgress) -> None:
-            bar.update(p.done, note=f"fallbacks {p.fallbacks} · ${p.cost_usd:.4f}")
+            bar.update(p.done, note=progress_note(p))
 
         p.listeners.append(tick)
-        asyncio.run(runner.run())
+        bar.note = progress_note(p)
+
+        async def run() -> None:
+            beat = asyncio.create_task(bar.heartbeat()) if enabled else None
+            try:
+                await runner.run()
+            finally:
+                if beat is not None:
+                    beat.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await beat
+
+        asyncio.run(run())

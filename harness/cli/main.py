@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from harness.engine import EngineError
 
 from . import (
+    analysis_cmd,
     ask_cmd,
     balance_cmd,
     bench_cmd,
@@ -42,6 +43,7 @@ COMMANDS = (
     prompt_stats_cmd,
     bench_cmd,
     balance_cmd,
+    analysis_cmd,
     serve_cmd,
     mcp_cmd,
 )

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import stat
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,9 +78,24 @@ def pause_for(speed: str, terminal: bool) -> float:
     return SPEEDS[speed] if terminal else 0.0
 
 
+def stdin_readable(fd: int) -> bool:
+    """True when moves can be read from ``fd`` as they are typed: a terminal, a pipe or a socket
+    (a file or ``/dev/null`` cannot be waited on)."""
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return os.isatty(fd) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 def run(args: argparse.Namespace, sleep: Callable[[float], None] = time.sleep) -> int:
     if not args.watch and not 0 <= args.seat < args.seats:
         raise CliError(f"--seat must be 0..{args.seats - 1}")
+    if not args.watch and not stdin_readable(sys.stdin.fileno()):
+        raise CliError(
+            "cannot read your moves: standard input is not a terminal or a pipe "
+            "(run it in a terminal, or --watch to watch the bots play)"
+        )
     names = default_names(args.seats)
     console = console_for()
     screen = Screen(names, args.locale, console)

@@ -12,6 +12,9 @@ Usage::
     with Progress("balance", total=len(jobs), unit="tables") as bar:
         for outcome in work():
             bar.advance(1, note=f"fallbacks {k}")
+
+Work whose units can each take longer than the interval (a league game with a slow model) runs
+:meth:`Progress.heartbeat` beside it, so that a line still comes every ``interval`` seconds.
 """
 
 from __future__ import annotations
@@ -152,6 +155,24 @@ class Progress:
             return
         if self.clock() - self._last_line >= self.interval:
             self._line()
+
+    def refresh(self, note: str | None = None) -> None:
+        """Show the display again without new progress (a long unit of work is still alive): a
+        plain line once ``interval`` seconds have passed since the last one."""
+        self.update(self.done, note)
+
+    async def heartbeat(self, note: Callable[[], str] | None = None) -> None:
+        """Refresh every ``interval`` seconds until cancelled (run it as a task beside the work),
+        so that a unit of work longer than the interval still shows the run is alive."""
+        import asyncio
+
+        while not self._closed:
+            if self.terminal:
+                wait = min(self.interval, 1.0)
+            else:  # until the next line is due (a decision may have printed one meanwhile)
+                wait = self._last_line + self.interval - self.clock()
+            await asyncio.sleep(max(0.05, wait))
+            self.refresh(note() if note is not None else None)
 
     # ----------------------------------------------------------------- plain lines
     def eta(self) -> float | None:

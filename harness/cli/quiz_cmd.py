@@ -15,11 +15,11 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from harness.league.config import ConfigError, load_config
 from harness.quiz.kinds import KIND_NAMES
-from harness.quiz.models import Dataset, QuizError, read_dataset
+from harness.quiz.models import Dataset, Locale, QuizError, read_dataset
 
 from .args import positive_int
 from .errors import CliError
@@ -27,7 +27,7 @@ from .progress import Progress
 
 DEFAULT_N = 300
 DEFAULT_NAME = "core"
-LOCALES = ("en", "ru")  # the languages of prompts/quiz
+LOCALES = get_args(Locale)  # the languages of prompts/quiz
 
 
 def register(sub: Any) -> None:
@@ -63,6 +63,13 @@ def register(sub: Any) -> None:
     r.add_argument("config", help="league config (YAML); its model players are asked")
     r.add_argument(
         "--dataset", metavar="FILE", help="quiz dataset (default: quizzes/core.<locale>.jsonl)"
+    )
+    r.add_argument(
+        "--locale",
+        choices=LOCALES,
+        action="append",
+        help="ask the shipped dataset in this language (repeatable: one model compared across "
+        "languages on the same questions, in RUN/quiz/core/; default: the config's locale)",
     )
     r.add_argument(
         "--rules",
@@ -151,7 +158,7 @@ def _dataset(path: str | Path) -> Dataset:
 
 def run_quiz_cmd(args: argparse.Namespace) -> int:
     from harness.quiz.dataset import dataset_path
-    from harness.quiz.run import QuizStopped, rules_doc, run_quiz, select_questions
+    from harness.quiz.run import QuizStopped, check_keys, rules_doc, run_quiz, select_questions
 
     try:
         config = load_config(args.config)
@@ -159,40 +166,67 @@ def run_quiz_cmd(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if not config.has_models:
         raise CliError(f"{args.config}: the config has no model players to quiz")
-    dataset = _dataset(args.dataset or dataset_path(DEFAULT_NAME, config.locale))
+    if args.dataset and args.locale:
+        raise CliError("give --dataset or --locale, not both")
+    locales = list(dict.fromkeys(args.locale or [config.locale]))
+    if args.dataset:
+        datasets = [_dataset(args.dataset)]
+    else:
+        datasets = [_dataset(dataset_path(DEFAULT_NAME, loc)) for loc in locales]
+    ids = [q.id for q in datasets[0].questions]
+    for ds in datasets[1:]:
+        if [q.id for q in ds.questions] != ids:
+            raise CliError(f"{ds.label} does not hold the questions of {datasets[0].label}")
     kinds = None
     if args.kinds:
         kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
         unknown = [k for k in kinds if k not in KIND_NAMES]
         if unknown:
             raise CliError(f"unknown kind {unknown[0]!r}; kinds: {', '.join(KIND_NAMES)}")
-    questions = select_questions(dataset, args.limit, kinds)
-    if not questions:
+    picked = {q.id for q in select_questions(datasets[0], args.limit, kinds)}
+    if not picked:
         raise CliError("no question of those kinds in the dataset")
     try:
-        docs = [rules_doc(path, dataset.header.locale) for path in (args.rules or [None])]
+        docs = {
+            ds.label: [rules_doc(path, ds.header.locale) for path in (args.rules or [None])]
+            for ds in datasets
+        }
     except QuizError as e:
         raise CliError(str(e)) from None
-    if len({d.sha256 for d in docs}) != len(docs):
+    if any(len({d.sha256 for d in ds_docs}) != len(ds_docs) for ds_docs in docs.values()):
         raise CliError("the same rules document is given twice")
-    out = Path(args.out) if args.out else Path(config.output) / config.name / "quiz" / dataset.label
+    try:  # no key: one line, nothing written
+        check_keys(config)
+    except QuizStopped as e:
+        raise CliError(str(e)) from None
+    folder = datasets[0].label if len(datasets) == 1 else datasets[0].header.name
+    out = Path(args.out) if args.out else Path(config.output) / config.name / "quiz" / folder
     players = sum(p.model is not None for p in config.players)
-    total = players * len(docs) * len(questions)
+    total = players * sum(len(d) for d in docs.values()) * len(picked)
+    answers: list[Any] = []
+    stopped: str | None = None
+    asked = 0
     with Progress("quiz", total, unit="answers", enabled=not args.no_progress) as bar:
-        try:
-            result = asyncio.run(
-                run_quiz(
-                    config, dataset, docs, out, questions=questions,
-                    on_answer=lambda a: bar.advance(),
-                )
-            )  # fmt: skip
-        except (QuizStopped, QuizError) as e:
-            raise CliError(str(e)) from None
-    _write_results(config.name, dataset, out, result.answers)
-    if result.stopped is not None:
-        raise CliError(
-            f"{result.stopped}; {result.asked} answers written to {out} (run again to continue)"
-        )
+        for ds in datasets:
+            questions = [q for q in ds.questions if q.id in picked]
+            try:
+                result = asyncio.run(
+                    run_quiz(
+                        config, ds, docs[ds.label], out, questions=questions,
+                        on_answer=lambda a: bar.advance(),
+                    )
+                )  # fmt: skip
+            except (QuizStopped, QuizError) as e:
+                raise CliError(str(e)) from None
+            answers = result.answers
+            asked += result.asked
+            if result.stopped is not None:
+                stopped = result.stopped
+                break
+    if answers:
+        _write_results(config.name, datasets[0], out, answers)
+    if stopped is not None:
+        raise CliError(f"{stopped}; {asked} answers written to {out} (run again to continue)")
     return 0
 
 
@@ -222,6 +256,11 @@ def run_report(args: argparse.Namespace) -> int:
     dataset = _dataset(args.dataset or QUIZZES_DIR / f"{answers[0].dataset}.jsonl")
     if dataset_sha256(dataset) != answers[0].dataset_sha256:
         raise CliError(f"{out}: the answers are to another version of {dataset.label}")
+    for label, sha in {a.dataset: a.dataset_sha256 for a in answers}.items():
+        if label != dataset.label:  # the dataset in another language: the same questions
+            other = _dataset(QUIZZES_DIR / f"{label}.jsonl")
+            if dataset_sha256(other) != sha:
+                raise CliError(f"{out}: the answers are to another version of {label}")
     _write_results(answers[0].run, dataset, out, answers)
     return 0
 

@@ -57,8 +57,9 @@ def run(args: argparse.Namespace) -> int:
             )
     except RecordError as e:
         raise CliError(str(e)) from None
-    except OSError as e:
-        raise CliError(f"cannot write the report: {e.strerror or e}") from None
+    except OSError as e:  # name the path that could not be written
+        where = e.filename or args.out or store.root / "report"
+        raise CliError(f"cannot write the report to {where}: {e.strerror or e}") from None
     mb = result.bytes / 1e6
     n_games = count(result.games, "game")
     print(f"report: {result.index} ({n_games}, {mb:.1f} MB, {result.seconds:.1f} s)")

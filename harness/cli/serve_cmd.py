@@ -1,4 +1,5 @@
-"""``bangarena serve [--host] [--port] [--config FILE]`` — the web table (FastAPI + uvicorn)."""
+"""``bangarena serve [--host] [--port] [--config FILE] [--allow-origin O] [--allow-host H]`` — the
+web table (FastAPI + uvicorn)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,12 @@ def register(sub: Any) -> None:
         "written to the run folder (default results/web) in the league format, so `bangarena "
         "report` and `league report` read it. Model seats are configured like league players "
         "(--config: a YAML file with `players`, optional `name`, `output`, `locale`, "
-        "`providers`); their API keys come from environment variables.",
+        "`providers`, `spending`, `limits`); their API keys come from environment variables. "
+        "Model seats always run under a spending cap (the config's `spending`, else a default "
+        "printed at start). WebSockets are accepted only from the page this server serves, "
+        "and requests only for the address it listens on, IP addresses and localhost, plus "
+        "the --allow-origin and --allow-host lists (behind a reverse proxy, name its public "
+        "origin and host there).",
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on")
     p.add_argument("--port", type=_port, default=8000, help="TCP port")
@@ -27,6 +33,22 @@ def register(sub: Any) -> None:
         "--config",
         metavar="FILE",
         help="YAML with model players and the run folder (default: no model players)",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another page origin (https://host[:port]) whose WebSockets are accepted; "
+        "repeatable, added to the config's allow_origins (default: only the served page)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="another name this server answers to (a Host header); repeatable, added to the "
+        "config's allow_hosts (default: the --host address, IP addresses and localhost)",
     )
     p.set_defaults(func=run)
 
@@ -62,10 +84,11 @@ def run(args: argparse.Namespace) -> int:
     from harness.league.config import ConfigError
     from harness.league.preflight import PreflightError
     from harness.web import Registry, create_app, load_web_config
-    from harness.web.spending import check_prices
+    from harness.web.config import with_allowed
+    from harness.web.spending import caps_line, check_prices, server_caps
 
     try:
-        config = load_web_config(args.config)
+        config = with_allowed(load_web_config(args.config), args.allow_origin, args.allow_host)
     except ConfigError as e:
         raise CliError(str(e)) from None
     _check_bind(args.host, args.port)
@@ -81,5 +104,7 @@ def run(args: argparse.Namespace) -> int:
     models = ", ".join(config.model_players()) or "none"
     print(f"BangArena table on http://{args.host}:{args.port}/  (model seats: {models}; "
           f"games are written to {config.run_dir})", flush=True)  # fmt: skip
-    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+    print(caps_line(config, server_caps(config)), flush=True)
+    app = create_app(config, listen_host=args.host)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -71,12 +71,27 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def new(cls, n_seats: int, mode: str = "classic", seed: int = 0) -> Game:
-        """Deal a new game from ``seed`` (RULES.md §2) and run to the first decision."""
+    def new(
+        cls,
+        n_seats: int,
+        mode: str = "classic",
+        seed: int = 0,
+        roles: list[str] | None = None,
+    ) -> Game:
+        """Deal a new game from ``seed`` (RULES.md §2) and run to the first decision.
+
+        ``roles`` (one per seat, the table's composition) fixes who holds which role and deals
+        the rest (characters, cards) from ``seed``: a measurement's sample of the deal given the
+        roles.  Without it the roles are shuffled from ``seed`` as in every game."""
         g = cls(n_seats, mode, seed)
         rng = g.rng
-        roles = role_list(n_seats, mode)
-        rng.shuffle(roles)
+        if roles is None:
+            roles = role_list(n_seats, mode)
+            rng.shuffle(roles)
+        elif sorted(roles) != sorted(role_list(n_seats, mode)):
+            raise EngineError(f"roles {roles} are not the composition of {n_seats} seats, {mode}")
+        else:
+            roles = list(roles)
         chars = rng.sample([c.id for c in CHARACTERS], n_seats)
         g.marshal = roles.index("marshal")
         for i, (role, ch) in enumerate(zip(roles, chars, strict=True)):

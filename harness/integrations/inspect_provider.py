@@ -3,22 +3,47 @@
 Inspect owns the model connection (its model string, API keys from the environment, its own
 retries and rate limits, its usage log); the harness keeps everything else: the prompts, strict
 parsing, corrective re-prompts and fallbacks of :class:`~harness.agents.llm_agent.LLMAgent`.
-The answer is asked for in the reply text (answer mode ``text``), which every Inspect model
-supports.
+
+Every answer mode of a league player is offered: ``text`` (the answer in the reply text, which
+every Inspect model supports), ``json_schema`` (Inspect's ``response_schema``), ``tool`` (a forced
+``choose`` tool call), and ``json_object`` / ``grammar`` (the ``response_format`` / GBNF
+``grammar`` body fields of OpenAI-compatible servers such as llama.cpp's, sent as ``extra_body``).
+
+A request the model's context cannot hold comes back from Inspect as an output whose stop reason
+is ``model_length`` (the provider's HTTP 400 turned into a reply, its text the server's error):
+it is raised as :class:`~harness.agents.providers.errors.ContextOverflow`, never returned as the
+model's words.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
-from harness.agents.providers.base import AnswerMode, Provider, ProviderReply, ProviderRequest
-from harness.agents.providers.errors import BadRequest, ProviderTimeout, ServerError
+from harness.agents.providers.base import (
+    ANSWER_MODES,
+    TOOL_NAME,
+    AnswerMode,
+    Provider,
+    ProviderReply,
+    ProviderRequest,
+    answer_grammar,
+    answer_schema,
+    tool_description,
+)
+from harness.agents.providers.errors import (
+    BadRequest,
+    ContextOverflow,
+    ProviderTimeout,
+    ServerError,
+    is_context_overflow,
+)
 
 
 class InspectProvider(Provider):
     name = "inspect"
     default_answer_mode: AnswerMode = "text"
-    supported_answer_modes: ClassVar[frozenset[AnswerMode]] = frozenset({"text"})
+    supported_answer_modes: ClassVar[frozenset[AnswerMode]] = frozenset(ANSWER_MODES)
 
     def __init__(self, model: Any) -> None:
         """``model`` is an ``inspect_ai.model.Model`` (usually ``get_model()`` in a solver)."""
@@ -36,25 +61,74 @@ class InspectProvider(Provider):
         for m in req.messages:
             kind = ChatMessageAssistant if m["role"] == "assistant" else ChatMessageUser
             messages.append(kind(content=m["content"]))
-        config = GenerateConfig(timeout=max(1, int(req.timeout)), **_config_params(req.params))
+        params = _config_params(req.params)
+        mode_config, tools = _answer_mode(req)
+        extra = {**(params.pop("extra_body", None) or {}), **mode_config.pop("extra_body", {})}
+        if extra:
+            mode_config["extra_body"] = extra
+        config = GenerateConfig(timeout=max(1, int(req.timeout)), **params, **mode_config)
         try:
-            out = await self.model.generate(messages, config=config)
+            out = await self.model.generate(messages, config=config, **tools)
         except TimeoutError as e:
             raise ProviderTimeout(f"inspect model timed out: {e}") from e
         except Exception as e:  # Inspect has retried what can be retried: the model is unusable
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            if is_context_overflow(first):
+                raise ContextOverflow(f"inspect model: {first}") from e
             raise BadRequest(f"inspect model failed: {type(e).__name__}: {first}") from e
+        if out.stop_reason == "model_length" or (out.error and is_context_overflow(str(out.error))):
+            text = str(out.error or out.completion or "the request does not fit the context")
+            first = (text.strip().splitlines() or ["model_length"])[0]
+            raise ContextOverflow(f"inspect model: {first[:300]}")
         if out.error:
             raise ServerError(f"inspect model error: {out.error}")
         usage = out.usage
         return ProviderReply(
             text=out.completion,
+            tool_arguments=_tool_arguments(out) if req.answer_mode == "tool" else None,
             input_tokens=(usage.input_tokens if usage else 0) or 0,
             cached_input_tokens=(usage.input_tokens_cache_read if usage else 0) or 0,
             output_tokens=(usage.output_tokens if usage else 0) or 0,
             reasoning_tokens=(usage.reasoning_tokens if usage else 0) or 0,
             model=out.model or str(self.model),
         )
+
+
+def _answer_mode(req: ProviderRequest) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``GenerateConfig`` fields and ``generate`` keyword arguments of the request's mode."""
+    mode = req.answer_mode
+    if mode == "text":
+        return {}, {}
+    schema = answer_schema(req.option_ids, req.answer_shape)
+    if mode == "json_schema":
+        from inspect_ai.model import ResponseSchema
+        from inspect_ai.util import JSONSchema
+
+        return {
+            "response_schema": ResponseSchema(
+                name="choice", json_schema=JSONSchema.model_validate(schema), strict=True
+            )
+        }, {}
+    if mode == "json_object":
+        return {"extra_body": {"response_format": {"type": "json_object", "schema": schema}}}, {}
+    if mode == "grammar":
+        return {"extra_body": {"grammar": answer_grammar(req.option_ids, req.answer_shape)}}, {}
+    from inspect_ai.tool import ToolFunction, ToolInfo, ToolParams
+
+    params = ToolParams.model_validate(schema)
+    info = ToolInfo(
+        name=TOOL_NAME, description=tool_description(req.answer_shape), parameters=params
+    )
+    return {}, {"tools": [info], "tool_choice": ToolFunction(name=TOOL_NAME)}
+
+
+def _tool_arguments(out: Any) -> str | None:
+    """The ``choose`` call's arguments as JSON text (``None`` without such a call)."""
+    calls = out.message.tool_calls or [] if out.choices else []
+    for call in calls:
+        if call.function == TOOL_NAME:
+            return json.dumps(call.arguments, ensure_ascii=False)
+    return None
 
 
 def _config_params(params: dict[str, Any]) -> dict[str, Any]:

@@ -1,24 +1,37 @@
 """BangArena as an Inspect AI task: Inspect's model plays against rule bots.
 
     inspect eval harness/integrations/inspect_task.py --model openai/gpt-4o-mini \\
-        -T seats=5 -T games=20
+        -T seats=5 -T games=20 -T answer_mode=json_schema
 
 Each game is one sample.  Inspect's model (any model string) sits at one seat — seat ``i % seats``
 in game ``i``, so every seat position gets its turn — and the other seats are this project's rule
-bots.  The model is asked through the harness's own machinery: the seat prompts and history policy
-of :class:`harness.views.history.Transcript`, strict answer parsing with corrective re-prompts,
-and Ruling R-5's fallback move when it cannot answer validly (:class:`~harness.agents.llm_agent.
-LLMAgent`).  The sample's score holds the win, the role and the fallback counts; the metrics are
-the win rate overall and by role.  A game whose model seat falls back ``max_fallbacks`` times in
-a row is ended as void (as in leagues) and left out of the win rates.
+bots.  The model is asked through the harness's own machinery: the model seat of a league player
+(:func:`harness.agents.model_spec.build_model_seat`: its prompts, history policy and token counts,
+strict answer parsing with corrective re-prompts, Ruling R-5's fallback move when it cannot answer
+validly) in the answer mode of ``answer_mode`` (``text``, ``json_schema``, ``tool``,
+``json_object``, ``grammar``, as a league player's ``answer_mode``).
+
+Scores and metrics count as ``league report`` does (:mod:`harness.league.model_calls`): a *model
+decision* is one with more than one option (a single option is taken without asking the model and
+never enters a rate), and ``fallback_rate``, ``invalid_rate`` and ``timeout_rate`` are shares of
+model decisions.  A run (the ``flagged`` metric) or a game (the score's ``flagged``) whose fallback
+share passes ``max_fallback_rate`` is flagged with the league's one-line reason (the score's
+``flag``): its win rates are the fallback move's, not the model's.  A game whose model seat falls
+back ``max_fallbacks`` times in a row is ended as void (as in leagues) and left out of the win
+rates.  ``run_dir`` also writes the games as a league run folder (``games.jsonl``,
+``games/<id>.jsonl``) that ``bangarena league report``, ``replay`` and ``inspect`` read.
 
 Needs the ``[inspect]`` extra: ``pip install -e '.[inspect]'``.
 """
 
 from __future__ import annotations
 
+import json
+import time
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -41,13 +54,24 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from harness.agents.model_spec import ModelSpec, build_model_seat
+from harness.agents.providers.base import AnswerMode
 from harness.agents.rulebot import RuleBot
+from harness.agents.seat import Decided
 from harness.agents.table import Table
-from harness.engine import Game
+from harness.engine import Game, SeatView
 from harness.engine.roles import ROLES
+from harness.integrations.inspect_counts import counts_from_json, counts_json, merged_counts
 from harness.integrations.inspect_provider import InspectProvider
-from harness.views.history import Transcript
+from harness.league.flags import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
+from harness.league.game_play import decision_line, end_records, seat_outcome
+from harness.league.model_calls import ModelCounts
+from harness.records import DecisionLine, GameStart, RunStore
+from harness.records.models import SeatPlayer
 from harness.views.names import default_names
+
+ANSWER_MODES: tuple[str, ...] = get_args(AnswerMode)
+BOT_PLAYER = "rulebot"  # the league player of the rule-bot seats in a written run folder
+RUN_NAME = "inspect"
 
 
 @task
@@ -62,8 +86,17 @@ def bangarena(
     decision_seconds: float = 120.0,
     max_corrections: int = 1,
     max_fallbacks: int = 20,
+    answer_mode: str = "text",
+    max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE,
+    run_dir: str | None = None,
 ) -> Task:
     """``games`` games of ``seats`` seats in ``mode``; game ``i`` is dealt from ``seed + i``."""
+    if answer_mode not in ANSWER_MODES:
+        raise ValueError(
+            f"answer_mode must be one of {', '.join(ANSWER_MODES)}, got {answer_mode!r}"
+        )
+    if not 0 <= max_fallback_rate <= 1:
+        raise ValueError(f"max_fallback_rate must be within 0..1, got {max_fallback_rate}")
     samples = []
     for i in range(games):
         game_seed = seed + i
@@ -76,6 +109,7 @@ def bangarena(
                 target=role,
                 metadata={
                     "seed": game_seed,
+                    "deal": i,
                     "seat": seat,
                     "role": role,
                     "seats": seats,
@@ -83,6 +117,8 @@ def bangarena(
                 },
             )  # fmt: skip
         )
+    if run_dir is not None:
+        _start_run_folder(Path(run_dir), max_fallback_rate, locale)
     return Task(
         dataset=MemoryDataset(samples, name="bangarena"),
         solver=bangarena_table(
@@ -92,8 +128,11 @@ def bangarena(
             decision_seconds=decision_seconds,
             max_corrections=max_corrections,
             max_fallbacks=max_fallbacks,
+            answer_mode=answer_mode,
+            run_dir=run_dir,
         ),
-        scorer=game_result(),
+        scorer=game_result(max_fallback_rate=max_fallback_rate),
+        metrics=_metrics(max_fallback_rate),
     )
 
 
@@ -106,48 +145,59 @@ def bangarena_table(
     decision_seconds: float,
     max_corrections: int,
     max_fallbacks: int,
+    answer_mode: str = "text",
+    run_dir: str | None = None,
 ) -> Solver:
     """Play the sample's game: Inspect's model at the sample's seat, rule bots elsewhere (the
     settings are the task's, which holds their defaults)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        t0 = time.monotonic()
         meta = state.metadata
         n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
         model = get_model()
+        player = str(model)
         names = default_names(n)
         spec = ModelSpec(
             provider="litellm",  # a label only: the calls go through Inspect's model
-            model=str(model),
-            answer_mode="text",
+            model=player,
+            answer_mode=answer_mode,  # type: ignore[arg-type]
             max_corrections=max_corrections,
             decision_seconds=decision_seconds,
             history=history,  # type: ignore[arg-type]
             context_tokens=context_tokens,
         )
-        transcript = Transcript(names, locale, history, context_tokens)
-        calls: list[Any] = []
+        # the league's model seat: the same prompts, history and token counts as a league player
         model_seat = build_model_seat(
-            spec,
-            names[seat],
-            names,
-            locale,
-            record_sink=calls.append,
-            provider=InspectProvider(model),
-            prompt_builder=transcript,
+            spec, names[seat], names, locale, provider=InspectProvider(model)
         )
         agents = [model_seat if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
+        players = [player if i == seat else BOT_PLAYER for i in range(n)]
         game = Game.new(n, meta["mode"], game_seed)
+        roles = [s.role for s in game.seats]
+        game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
+        lines: list[DecisionLine] = []
+        counts = ModelCounts(player, player, history)
+
+        def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
+            line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
+            lines.append(line)
+            if line.seat == seat:
+                counts.add(line)  # counted as league report counts a game's file
+
         table = Table(
             game,
             agents,
-            game_id=str(state.sample_id),
+            game_id=game_id,
             timeout=decision_seconds,
             max_model_fallbacks=max_fallbacks,
+            on_decision=on_decision,
         )
         try:
             result = await table.play()
         finally:
             await model_seat.aclose()
+        counts.games_read = 1
         stats = result.stats[seat]
         won = seat in result.winners
         meta["result"] = {
@@ -155,15 +205,20 @@ def bangarena_table(
             "void": result.void,
             "winning_side": result.winning_side,
             "decisions": stats.decisions,
+            "model_decisions": counts.decisions,
+            "single_option": counts.single_option,
             "fallbacks": sum(stats.fallbacks.values()),
             "fallback_reasons": dict(stats.fallbacks),
-            "model_calls": sum(len(r.attempts) for r in calls),
+            "model_calls": counts.calls,
             "rounds": game.round,
+            "counts": counts_json(counts),
         }
-        state.messages = _conversation(transcript)
+        if run_dir is not None:
+            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, history)
+        state.messages = _conversation(model_seat.llm.conversation)
         outcome = "void" if result.void else ("won" if won else "lost")
         state.output = ModelOutput.from_content(
-            str(model), f"{meta['role']} at seat {seat}: {outcome} ({result.winning_side} won)"
+            player, f"{meta['role']} at seat {seat}: {outcome} ({result.winning_side} won)"
         )
         state.completed = True
         return state
@@ -171,13 +226,108 @@ def bangarena_table(
     return solve
 
 
-def _conversation(transcript: Transcript) -> list[ChatMessage]:
+def _conversation(transcript: Any) -> list[ChatMessage]:
     """The model seat's conversation as Inspect messages (shown in ``inspect view``)."""
     out: list[ChatMessage] = [ChatMessageSystem(content=transcript.system())]
-    for m in transcript.history:
+    for m in getattr(transcript, "history", []):
         kind = ChatMessageAssistant if m["role"] == "assistant" else ChatMessageUser
         out.append(kind(content=m["content"]))
     return out
+
+
+# ------------------------------------------------------------------------------ run folder
+
+
+def _start_run_folder(root: Path, max_fallback_rate: float, locale: str) -> None:
+    """The run folder's ``config.json``: what ``league report`` reads of a league config (the
+    fallback limit, the locale); the games are added as they end.  A folder that already holds
+    games is refused (its games would mix with this run's)."""
+    if (root / "games.jsonl").exists() and RunStore(root).games():
+        raise ValueError(f"run_dir {root} already holds games: give a new folder")
+    root.mkdir(parents=True, exist_ok=True)
+    RunStore(root).prepare()
+    config = {
+        "name": RUN_NAME,
+        "source": "inspect",
+        "paired": False,
+        "locale": locale,
+        "max_fallback_rate": max_fallback_rate,
+    }
+    (root / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
+
+
+def _write_game(
+    root: Path,
+    game_id: str,
+    meta: dict[str, Any],
+    game: Game,
+    result: Any,
+    players: Sequence[str],
+    lines: list[DecisionLine],
+    t0: float,
+    history: str,
+) -> None:
+    """One finished sample as a league game: its file and its ``games.jsonl`` line."""
+    seat = meta["seat"]
+    names = default_names(meta["seats"])
+    ident = {
+        "run": RUN_NAME,
+        "game_id": game_id,
+        "seed": meta["seed"],
+        "seats": meta["seats"],
+        "mode": meta["mode"],
+        "deal": meta["deal"],
+        "rotation": 0,
+    }
+    kinds = ["model" if i == seat else "bot" for i in range(len(players))]
+    start = GameStart(
+        **ident,
+        seating=[
+            SeatPlayer(
+                seat=i,
+                player=p,
+                kind=kinds[i],  # type: ignore[arg-type]
+                model=p if kinds[i] == "model" else None,
+                name=names[i],
+                history=history if kinds[i] == "model" else None,
+            )
+            for i, p in enumerate(players)
+        ],
+    )
+    outcomes = [
+        seat_outcome(
+            game, i, p, kinds[i], p if kinds[i] == "model" else None, result.stats[i], lines
+        )
+        for i, p in enumerate(players)
+    ]
+    end, record = end_records(ident, game, len(lines), outcomes, time.monotonic() - t0, result.void)
+    RunStore(root).write_game(start, lines, end, record)
+
+
+# ------------------------------------------------------------------------------ scores
+
+
+def _model_counts(scores: list[SampleScore]) -> ModelCounts | None:
+    """The model seat's counts over every scored game (``None`` when none was)."""
+    parts = []
+    for s in scores:
+        meta = s.score.metadata or {}
+        if isinstance(meta.get("counts"), dict):
+            parts.append(counts_from_json(meta["counts"]))
+    if not parts:
+        return None
+    return merged_counts(parts[0].player, parts)
+
+
+def fallback_flag(counts: ModelCounts, limit: float) -> str | None:
+    """The league's flag message when ``counts``' fallback share passes ``limit``."""
+    flags = fallback_flags([], {counts.player: counts}, limit)
+    return flags[0].message if flags else None
+
+
+def _rate(x: float | None) -> float:
+    """A rate for a metric (Inspect metrics are numbers): 0.0 when nothing was decided."""
+    return 0.0 if x is None else float(x)
 
 
 @metric
@@ -203,16 +353,46 @@ def win_rate_by_role() -> Metric:
 
 @metric
 def fallback_rate() -> Metric:
-    """Fallbacks per model-seat decision over all games."""
+    """Model decisions that fell back / model decisions (decisions with more than one option),
+    over all games: ``league report``'s ``fallback_rate``."""
 
     def compute(scores: list[SampleScore]) -> float:
-        decisions = fallbacks = 0.0
-        for s in scores:
-            value = s.score.value
-            if isinstance(value, dict):
-                decisions += float(value["decisions"])
-                fallbacks += float(value["fallbacks"])
-        return fallbacks / decisions if decisions else 0.0
+        c = _model_counts(scores)
+        return _rate(c.fallback_per_decision if c else None)
+
+    return compute
+
+
+@metric
+def invalid_rate() -> Metric:
+    """Model decisions with at least one invalid answer / model decisions."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        c = _model_counts(scores)
+        return _rate(c.invalid_per_decision if c else None)
+
+    return compute
+
+
+@metric
+def timeout_rate() -> Metric:
+    """Model decisions with a timed-out call (or cut off by the timer) / model decisions."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        c = _model_counts(scores)
+        return _rate(c.timeout_per_decision if c else None)
+
+    return compute
+
+
+@metric
+def flagged(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Metric:
+    """1.0 when the run's fallback share of model decisions passes ``max_fallback_rate`` (its
+    win rates are not valid; each game's score names its own flag), else 0.0."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        c = _model_counts(scores)
+        return 1.0 if c is not None and fallback_flag(c, max_fallback_rate) else 0.0
 
     return compute
 
@@ -227,22 +407,48 @@ def void_games() -> Metric:
     return compute
 
 
-@scorer(metrics=[win_rate_by_role(), fallback_rate(), void_games()])
-def game_result() -> Any:
-    """The game's result for the model seat: win, role, fallbacks."""
+def _metrics(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> list[Metric]:
+    return [
+        win_rate_by_role(),
+        fallback_rate(),
+        invalid_rate(),
+        timeout_rate(),
+        flagged(max_fallback_rate),
+        void_games(),
+    ]
+
+
+@scorer(metrics=_metrics())
+def game_result(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Any:
+    """The game's result for the model seat: win, role, model decisions and fallbacks (the rates
+    of ``league report``), and the flag when its fallback share passes ``max_fallback_rate``."""
 
     async def score(state: TaskState, target: Target) -> Score:
         r = state.metadata["result"]
+        counts = counts_from_json(r["counts"])
+        flag = fallback_flag(counts, max_fallback_rate)
+        explanation = state.output.completion + (f"; FLAG: {flag}" if flag else "")
         return Score(
             value={
                 "win": 1 if r["win"] else 0,
                 "void": 1 if r["void"] else 0,
-                "decisions": r["decisions"],
-                "fallbacks": r["fallbacks"],
+                "decisions": counts.decisions,
+                "single_option": counts.single_option,
+                "fallbacks": counts.fallback_total,
+                "fallback_rate": _rate(counts.fallback_per_decision),
+                "invalid_rate": _rate(counts.invalid_per_decision),
+                "timeout_rate": _rate(counts.timeout_per_decision),
+                "flagged": 1 if flag else 0,
             },
             answer=state.metadata["role"],
-            explanation=state.output.completion,
-            metadata={**r, "role": state.metadata["role"], "seat": state.metadata["seat"]},
+            explanation=explanation,
+            metadata={
+                **r,
+                "role": state.metadata["role"],
+                "seat": state.metadata["seat"],
+                "flag": flag,
+                "max_fallback_rate": max_fallback_rate,
+            },
         )
 
     return score

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from harness.agents import Agent, Decided, RandomAgent
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import INVALID_KINDS, sum_reported
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import FallbackReason
 from harness.agents.table import Recorded, ReplayMismatch, SeatStats, Table
@@ -112,6 +112,13 @@ def _recorded(line: DecisionLine) -> Recorded:
     )
 
 
+def played_before(prior: Sequence[DecisionLine], start: GameStart | None = None) -> float:
+    """The time a game was played before this session: its start line's ``elapsed_s`` (written
+    when a run stopped) or its last recorded decision's (a killed run), whichever is later."""
+    last = next((d.elapsed_s for d in reversed(prior) if d.elapsed_s is not None), None)
+    return max(last or 0.0, (start.elapsed_s if start is not None else None) or 0.0)
+
+
 def _check(game: Game, line: DecisionLine, n: int, digest: EventDigest, game_id: str) -> None:
     """Raise :class:`ResumeMismatch` when the replayed game is not where ``line`` was made."""
     p = game.pending
@@ -144,11 +151,16 @@ async def play_scheduled(
     prior: Sequence[DecisionLine] = (),
     on_line: LineSink | None = None,
     digest: bool = False,
+    elapsed_s: float | None = None,
 ) -> GameOutput:
     """Play ``spec`` to the end (or until it is void).  ``model_seat(player, seat, spec)``
     builds model seats; ``prior`` are the recorded decisions of the game so far; ``digest``
-    stores the event digest on every decision line (streamed games)."""
+    stores the event digest and the time played so far on every decision line (streamed games).
+    ``elapsed_s`` is the time the game was played before this session (default: the last prior
+    decision's ``elapsed_s``); the game's ``duration_s`` adds this session's time to it."""
     t0 = time.monotonic()
+    if elapsed_s is None:
+        elapsed_s = played_before(prior)
     agents: list[Agent] = []
     for seat, player in enumerate(spec.lineup):
         kind = config.player(player).kind
@@ -173,6 +185,8 @@ async def play_scheduled(
         line = decision_line(
             spec.game_id, len(decisions) + 1, g, decided, spec.lineup, roles, digest
         )
+        if events is not None:
+            line.elapsed_s = round(elapsed_s + time.monotonic() - t0, 3)
         decisions.append(line)
         if on_line is not None:
             on_line(line)
@@ -200,7 +214,7 @@ async def play_scheduled(
                 ) from None
             decisions.append(line)
     result = await table.play()
-    return _output(spec, config, run, game, result.stats, decisions, result.void, t0)
+    return _output(spec, config, run, game, result.stats, decisions, result.void, t0 - elapsed_s)
 
 
 def _output(
@@ -291,12 +305,13 @@ def seat_outcome(
         fallbacks=dict(stats.fallbacks),
         latency_s=round(stats.latency_s, 6),
     )
+    cached: list[int | None] = []
     for d in decisions:
         if d.seat != seat or d.model is None:
             continue
         m = d.model
         o.input_tokens += m.get("input_tokens", 0)
-        o.cached_input_tokens += m.get("cached_input_tokens", 0)
+        cached.append(m.get("cached_input_tokens"))
         o.output_tokens += m.get("output_tokens", 0)
         o.reasoning_tokens += m.get("reasoning_tokens", 0)
         o.cost_usd += m.get("cost_usd") or 0.0
@@ -304,6 +319,7 @@ def seat_outcome(
         o.model_calls += len(attempts)
         o.invalid_answers += sum(1 for a in attempts if a.get("error_kind") in INVALID_KINDS)
     o.cost_usd = round(o.cost_usd, 6)
+    o.cached_input_tokens = sum_reported(cached) if cached else 0
     return o
 
 

@@ -1,8 +1,9 @@
 """The spend ledger of a run: ``results/<run>/spend.jsonl``, one :class:`SpendLine` per model call.
 
 Every call a model seat sends is written here as it ends — answered (with the tokens and dollar
-cost the provider reported), failed, or cancelled by a stopping run — including the calls of
-games that are later abandoned or void.  Lines are appended and flushed one by one; a torn last
+cost the provider reported), failed, or cancelled by a stopping run (its tokens and cost unknown,
+``null``: the server may have processed it, but its count never came back) — including the calls
+of games that are later abandoned or void.  Lines are appended and flushed one by one; a torn last
 line (a kill mid-write) is ignored when the ledger is read back.
 
 The sample calls of the preflight (:mod:`harness.league.preflight`) are ledger lines too, with
@@ -57,16 +58,25 @@ class SpendLine(BaseModel):
     outcome: CallOutcome
     error_kind: str | None = None
     latency_s: float = 0.0
-    input_tokens: int = 0  # including cached input tokens
-    cached_input_tokens: int = 0
-    output_tokens: int = 0  # including reasoning tokens
-    reasoning_tokens: int = 0
-    cost_usd: float | None = 0.0  # None when the model's price is unknown
+    # None: unknown — a call cancelled by a stopping run before its answer came back (the
+    # server may have processed it, but its count never reached the run); never 0 for that
+    input_tokens: int | None = 0  # including cached input tokens
+    cached_input_tokens: int | None = None  # None: not reported (lines before: 0), or cancelled
+    output_tokens: int | None = 0  # including reasoning tokens
+    reasoning_tokens: int | None = 0
+    cost_usd: float | None = 0.0  # None when the model's price (or the call's tokens) is unknown
     purpose: Literal["preflight"] | None = None  # None: a call of a game (or quiz question)
+    # why the answer ended (stop, length, tool_calls, content_filter, other); None: no answer
+    finish_reason: str | None = None
 
     @property
     def tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
+        """Input + output tokens as far as they are known (unknown counts add nothing)."""
+        return (self.input_tokens or 0) + (self.output_tokens or 0)
+
+    @property
+    def tokens_known(self) -> bool:
+        return self.input_tokens is not None and self.output_tokens is not None
 
     def price(self, prices: PriceBook) -> None:
         """Set :attr:`cost_usd` from the tokens (``None`` when the price is unknown)."""
@@ -74,16 +84,18 @@ class SpendLine(BaseModel):
             return
         cost = prices.cost(
             self.model,
-            input_tokens=self.input_tokens,
-            cached_input_tokens=self.cached_input_tokens,
-            output_tokens=self.output_tokens,
+            input_tokens=self.input_tokens or 0,
+            cached_input_tokens=self.cached_input_tokens or 0,
+            output_tokens=self.output_tokens or 0,
             provider=self.provider,
         )
         self.cost_usd = None if cost is None else round(cost, 9)
 
     def to_json(self) -> str:
-        """The ledger line (without ``purpose`` when it has none: readable by older readers)."""
-        return self.model_dump_json(exclude={"purpose"} if self.purpose is None else None)
+        """The ledger line (without ``purpose`` / ``finish_reason`` when it has none: readable by
+        older readers)."""
+        unset = {k for k in ("purpose", "finish_reason") if getattr(self, k) is None}
+        return self.model_dump_json(exclude=unset or None)
 
 
 def now_utc() -> str:

@@ -7,7 +7,11 @@
   corrective re-prompt after an invalid answer), as stored in the decision's model record.
 
 Rates per decision are shares of decisions (at most 100 %): a decision with two invalid answers
-counts once in ``invalid_decisions``.  Rates per call are shares of calls.  Every rate is ``None``
+counts once in ``invalid_decisions``.  Answers cut by the token limit (``truncated``) and requests
+the server refused as longer than the context (``context_overflow``) are counted apart from the
+model's invalid answers and from the other failed calls.  Cached input tokens are summed over the
+answered calls that reported them (``cached_reported_calls`` of ``answered_calls``); their share
+is of those calls' input tokens only, ``None`` when no call reported them.  Rates per call are shares of calls.  Every rate is ``None``
 when its denominator is zero, so reports show "–" instead of NaN.
 
 Pure Python (no pandas): the HTML summary and the pandas statistics both build on it.
@@ -21,7 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import (
+    ANSWERED_KINDS,
+    CONTEXT_OVERFLOW,
+    INVALID_KINDS,
+    TRUNCATED,
+)
 from harness.records import DecisionLine, GameRecord, RunStore
 from harness.records.store import RecordError
 
@@ -52,17 +61,23 @@ class ModelCounts:
     # (reason, last error kind) of each fallback: ("error", "connection_error")
     fallback_causes: Counter[tuple[str, str]] = field(default_factory=Counter)
     invalid_decisions: int = 0  # with at least one invalid answer
+    truncated_decisions: int = 0  # with at least one answer cut by the token limit
     timeout_decisions: int = 0  # with a timed-out call, or cut off by the decision timer
     lost_records: int = 0  # model decisions without a model record (cut off by the timer)
     calls: int = 0
     invalid_calls: int = 0
     timeout_calls: int = 0
+    truncated_calls: int = 0  # answers cut by the token limit before they could be read
+    overflow_calls: int = 0  # requests refused as longer than the model's context
     error_calls: int = 0  # other failed calls: server, connection, rate limit, bad response
     call_latencies: list[float] = field(default_factory=list)
     decision_latencies: list[float] = field(default_factory=list)
     input_tokens: int = 0
-    cached_input_tokens: int = 0
+    cached_input_tokens: int = 0  # over the calls that reported them
     output_tokens: int = 0
+    answered_calls: int = 0  # calls (not from the response cache) that got an answer back
+    cached_reported_calls: int = 0  # of those, the calls whose cached tokens were reported
+    cached_reported_input: int = 0  # the input tokens of those calls
     games_read: int = 0
 
     # ------------------------------------------------------------------ rates (None when 0/0)
@@ -99,12 +114,32 @@ class ModelCounts:
         return share(self.error_calls, self.calls)
 
     @property
+    def truncated_per_decision(self) -> float | None:
+        return share(self.truncated_decisions, self.decisions)
+
+    @property
+    def truncated_per_call(self) -> float | None:
+        return share(self.truncated_calls, self.calls)
+
+    @property
+    def overflow_per_call(self) -> float | None:
+        return share(self.overflow_calls, self.calls)
+
+    @property
+    def cached_tokens(self) -> int | None:
+        """Cached input tokens over the calls that reported them; ``None``: none reported."""
+        return self.cached_input_tokens if self.cached_reported_calls else None
+
+    @property
     def calls_per_decision(self) -> float | None:
         return share(self.calls, self.decisions)
 
     @property
     def cached_input_share(self) -> float | None:
-        return share(self.cached_input_tokens, self.input_tokens)
+        """Cached share of the input tokens of the calls that reported cached tokens."""
+        if not self.cached_reported_calls:
+            return None
+        return share(self.cached_input_tokens, self.cached_reported_input)
 
     def call_latency(self, q: float) -> float | None:
         """A percentile of the call latencies in seconds (``q = 0.5`` median, ``0.95`` p95)."""
@@ -143,21 +178,38 @@ class ModelCounts:
             cause = next((k for k in reversed(kinds) if k), None)
             if cause is None and d.model is None:
                 cause = "decision timer" if d.fallback == "timeout" else None
-            if cause is not None and d.fallback != "invalid_answer":
+            own = ("invalid_answer", TRUNCATED, CONTEXT_OVERFLOW)
+            if cause is not None and d.fallback not in own:
                 self.fallback_causes[(d.fallback, cause)] += 1
         invalid = sum(1 for k in kinds if k in INVALID_KINDS)
+        truncated = sum(1 for k in kinds if k == TRUNCATED)
         timeouts = sum(1 for k in kinds if k == "timeout")
         self.calls += len(attempts)
         self.invalid_calls += invalid
+        self.truncated_calls += truncated
+        self.overflow_calls += sum(1 for k in kinds if k == CONTEXT_OVERFLOW)
         self.timeout_calls += timeouts
-        self.error_calls += sum(1 for k in kinds if k and k not in INVALID_KINDS and k != "timeout")
+        self.error_calls += sum(
+            1
+            for k in kinds
+            if k and k not in ANSWERED_KINDS and k not in ("timeout", CONTEXT_OVERFLOW)
+        )
         self.invalid_decisions += int(invalid > 0)
+        self.truncated_decisions += int(truncated > 0)
         self.timeout_decisions += int(timeouts > 0 or d.fallback == "timeout")
         for a in attempts:
-            if not a.get("cached"):
-                self.call_latencies.append(float(a.get("latency_s") or 0.0))
+            if a.get("cached"):
+                continue
+            self.call_latencies.append(float(a.get("latency_s") or 0.0))
+            if a.get("error_kind") is None or a.get("error_kind") in ANSWERED_KINDS:
+                self.answered_calls += 1
+                tokens = a.get("tokens") if isinstance(a.get("tokens"), Mapping) else {}
+                cached = tokens.get("cached_input", 0)  # records before: always a number
+                if cached is not None:
+                    self.cached_reported_calls += 1
+                    self.cached_reported_input += int(tokens.get("input") or 0)
+                    self.cached_input_tokens += int(cached)
         self.input_tokens += int(m.get("input_tokens") or 0)
-        self.cached_input_tokens += int(m.get("cached_input_tokens") or 0)
         self.output_tokens += int(m.get("output_tokens") or 0)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from harness.agents.base import Agent
 from harness.agents.model_spec import ModelSpec, build_model_seat, build_provider
 from harness.agents.pricing import PriceBook
+from harness.agents.seat import FatalSeatError
 from harness.records import RunStore
 
 from .agent_players import AgentSeats
@@ -61,6 +62,7 @@ class ModelSeats:
         self.ledger = SpendLedger(run_dir / SPEND_FILE)
         self.on_spend: Callable[[float, int], None] | None = None
         self.stopping = False
+        self.fatal_player: str | None = None  # the player whose call or set-up failed fatally
         # wraps each built provider (benchmarks add a simulated latency here)
         self.wrap_provider: Callable[[Any], Any] | None = None
         self._limiters: dict[str, RateLimiter] = {}
@@ -128,6 +130,8 @@ class ModelSeats:
         latency_s: float,
     ) -> None:
         spec = self._specs[player]
+        if error is not None and getattr(error, "fatal", False):
+            self.fatal_player = player
         line = SpendLine(
             at=now_utc(),
             game_id=current_game.get(),
@@ -138,11 +142,16 @@ class ModelSeats:
             error_kind=getattr(error, "kind", type(error).__name__) if error else None,
             latency_s=round(latency_s, 6),
         )
+        if cancelled and reply is None:  # what the server counted never came back
+            line.input_tokens = line.cached_input_tokens = None
+            line.output_tokens = line.reasoning_tokens = None
+            line.cost_usd = None
         if reply is not None:
             line.input_tokens = reply.input_tokens
             line.cached_input_tokens = reply.cached_input_tokens
             line.output_tokens = reply.output_tokens
             line.reasoning_tokens = reply.reasoning_tokens
+            line.finish_reason = reply.finish_reason
             if line.tokens:
                 if player not in self._prices:
                     self._prices[player] = spec.price_book()
@@ -160,13 +169,17 @@ class ModelSeats:
         first seat loads SDKs and tokenizers, which holds the event loop for seconds)."""
         for player in self._specs:
             names = [f"seat {i}" for i in range(8)]
-            build_model_seat(
-                self.spec(player),
-                player,
-                names,
-                self.config.locale_of(player),
-                provider=self._provider(player),
-            )
+            try:
+                build_model_seat(
+                    self.spec(player),
+                    player,
+                    names,
+                    self.config.locale_of(player),
+                    provider=self._provider(player),
+                )
+            except FatalSeatError:
+                self.fatal_player = player
+                raise
 
     def seat(self, player: str, seat: int, game: GameSpec) -> Agent:
         if player in self.agents:

@@ -1,7 +1,8 @@
 """Preflight of a league run: one real sample decision per model player, before any game.
 
-``league run`` calls :func:`preflight` before it creates the run folder.  For every model player of
-the config it checks, in this order, and stops at the first problem with one line
+``league run`` calls :func:`preflight` before it creates the run folder.  For every distinct
+(model spec, locale) pair of the config's model players — one sample per pair, asked with its real
+system prompt in that locale, at the config's largest table — it checks, in this order, and stops at the first problem with one line
 (:class:`PreflightError`, exit code 2) naming the player, provider, model and ``base_url``:
 
 1. a price is known (config ``price:`` or LiteLLM's map) when a dollar cap is set;
@@ -18,9 +19,16 @@ the config it checks, in this order, and stops at the first problem with one lin
      message names the first that answered validly;
    * no answer within the decision timer → stop.
 
-An invalid answer, a rate limit or a slow answer (more than half the decision timer) are warnings:
-the run can go on, and the report will count and flag what follows.  The sample call's latency is
-part of each model's line.
+A ``max_tokens`` too small for the longest answer the answer format allows in the player's locale
+(:mod:`harness.agents.answer_budget`), an invalid answer, a rate limit or a slow answer are
+warnings: the run can go on, and the report will count and flag what follows.  A sample is slow
+when its call took more than half the decision timer, or when its latency scaled to the longest
+request the seat may send passes the timer: the sample is the seat's first request (system prompt
++ game message + decision) and the longest is, by history policy, the context budget
+(``conversation``: the transcript is compacted only beyond it), the sample plus the narrated
+feed's budget (``log``) or the sample itself (``since_last``), all counted with the seat's own
+token counter in that locale (:class:`RequestSize`).  One line is printed per pair actually asked,
+naming every player it answers for, its locale and latency.
 
 The preflight's calls are not part of the run's game records, but they are real spend: every call
 (with the tokens and cost its decision record reports) becomes a ledger line of
@@ -35,14 +43,15 @@ import asyncio
 import socket
 import ssl
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from harness.agents.decision_record import INVALID_KINDS, ModelDecisionRecord
+from harness.agents.answer_budget import answer_budget_warning
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
@@ -57,9 +66,11 @@ __all__ = [
     "PreflightError",
     "PreflightReport",
     "ProbeResult",
+    "RequestSize",
     "diagnose_url",
     "preflight",
     "record_spend",
+    "request_size",
     "spend_lines",
     "where",
 ]
@@ -85,12 +96,33 @@ class PreflightError(Exception):
 
 
 @dataclass(frozen=True)
+class RequestSize:
+    """The sample request's size and the longest request the seat may send, in tokens counted
+    with the seat's own counter (``reported``: the server's count of the sample, 0 if none)."""
+
+    sample_tokens: int
+    longest_tokens: int
+    policy: str
+    reported: int = 0
+
+    @property
+    def scale(self) -> float:
+        """How many times longer than the sample the longest request is."""
+        return self.longest_tokens / self.sample_tokens if self.sample_tokens else 1.0
+
+
+@dataclass(frozen=True)
 class ProbeResult:
-    """What one model player's sample decision gave."""
+    """What the sample decision of one model player's (spec, locale) pair gave; ``asked`` is
+    false for a player whose pair an earlier player's sample answered."""
 
     player: str
     spec: ModelSpec
     record: ModelDecisionRecord
+    locale: str = "en"
+    players: tuple[str, ...] = ()  # every player of the pair (asked results)
+    asked: bool = True
+    size: RequestSize | None = None
 
     @property
     def call_latency_s(self) -> float:
@@ -114,6 +146,15 @@ def where(player: str, spec: ModelSpec) -> str:
     """``player X (openai model 'm' at http://...)`` — who a preflight line is about."""
     url = spec.base_url or f"the provider's default URL{_default_hint(spec)}"
     return f"player {player} ({spec.provider} model {spec.model!r} at {url})"
+
+
+def _who(players: Sequence[str], spec: ModelSpec) -> str:
+    """:func:`where` for every player that shares one sample."""
+    if len(players) <= 1:
+        return where(players[0] if players else "?", spec)
+    return where(players[0], spec).replace(
+        f"player {players[0]} ", f"players {', '.join(players)} ", 1
+    )
 
 
 def _default_hint(spec: ModelSpec) -> str:
@@ -223,7 +264,7 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
     for a in record.attempts:
         if a.cached:
             continue
-        failed = a.error_kind is not None and a.error_kind not in INVALID_KINDS
+        failed = a.error_kind is not None and a.error_kind not in ANSWERED_KINDS
         line = SpendLine(
             at=now_utc(),
             player=player,
@@ -237,25 +278,48 @@ def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> li
             output_tokens=a.tokens.output,
             reasoning_tokens=a.tokens.reasoning,
             purpose="preflight",
+            finish_reason=a.finish_reason,
         )
         line.price(prices)
         out.append(line)
     return out
 
 
+def request_size(seat: Any, record: ModelDecisionRecord) -> RequestSize | None:
+    """The sample's request size and the longest request ``seat`` may send (see the module
+    docstring), or ``None`` when the seat's conversation does not count tokens."""
+    conv = getattr(getattr(seat, "llm", None), "conversation", None)
+    count = getattr(conv, "tokens", None)
+    if conv is None or count is None or not record.messages:
+        return None
+    sample = int(count(conv.system())) + int(count(record.messages[0]["content"]))
+    policy = str(getattr(conv, "policy", None) or "conversation")
+    budget = getattr(conv, "context_tokens", None)
+    room = budget - int(getattr(conv, "reserve_tokens", 0)) if budget else None
+    if policy == "conversation":
+        longest = room if room is not None else sample
+    elif policy == "log":
+        longest = sample + int(getattr(conv, "log_feed_tokens", 0))
+        longest = min(longest, room) if room is not None else longest
+    else:
+        longest = sample
+    first = record.attempts[0].tokens.input if record.attempts else 0
+    return RequestSize(sample, max(sample, longest), policy, int(first or 0))
+
+
 async def _ask(
-    player: str, spec: ModelSpec, config: LeagueConfig, spend: list[SpendLine]
-) -> ModelDecisionRecord:
-    """The ``bangarena ask`` sample decision for ``spec`` at the config's first table size; its
-    calls are added to ``spend``."""
-    from harness.cli.ask_cmd import ask, sample_decision
+    player: str, spec: ModelSpec, config: LeagueConfig, locale: str, spend: list[SpendLine]
+) -> tuple[ModelDecisionRecord, RequestSize | None]:
+    """The ``bangarena ask`` sample decision for ``spec`` in ``locale`` at the config's largest
+    table (the longest game message); its calls are added to ``spend``."""
+    from harness.cli.ask_cmd import ask_seat, sample_decision
     from harness.views.names import default_names
 
-    seats = config.tables[0].seats[0]
+    seats = max(n for t in config.tables for n in t.seats)
     sample = sample_decision(config.base_seed, seats)
-    record, _system = await ask(spec, sample, default_names(seats), config.locale)
+    record, _system, seat = await ask_seat(spec, sample, default_names(seats), locale)
     spend += spend_lines(player, spec, record)
-    return record
+    return record, request_size(seat, record)
 
 
 def _last_error(record: ModelDecisionRecord) -> str:
@@ -270,7 +334,7 @@ def _timer(spec: ModelSpec) -> str:
 
 
 async def _working_mode(
-    player: str, spec: ModelSpec, config: LeagueConfig, spend: list[SpendLine]
+    player: str, spec: ModelSpec, config: LeagueConfig, locale: str, spend: list[SpendLine]
 ) -> AnswerMode | None:
     """The first other answer mode of the provider in which the sample gets a valid answer."""
     current = spec.effective_answer_mode()
@@ -282,7 +346,7 @@ async def _working_mode(
         except ValidationError:
             continue
         try:
-            record = await _ask(player, alt, config, spend)
+            record, _ = await _ask(player, alt, config, locale, spend)
         except FatalModelError:
             continue
         if record.fallback is None:
@@ -291,10 +355,15 @@ async def _working_mode(
 
 
 async def _mode_message(
-    player: str, spec: ModelSpec, config: LeagueConfig, error: str, spend: list[SpendLine]
+    player: str,
+    spec: ModelSpec,
+    config: LeagueConfig,
+    locale: str,
+    error: str,
+    spend: list[SpendLine],
 ) -> PreflightError:
     mode = spec.effective_answer_mode()
-    works = await _working_mode(player, spec, config, spend)
+    works = await _working_mode(player, spec, config, locale, spend)
     if works is not None:
         return PreflightError(
             f"preflight: {where(player, spec)}: the server rejects answer mode {mode} ({error}); "
@@ -307,21 +376,22 @@ async def _mode_message(
 
 
 async def _check_model(
-    player: str, spec: ModelSpec, config: LeagueConfig, spend: list[SpendLine]
+    player: str, spec: ModelSpec, config: LeagueConfig, locale: str, spend: list[SpendLine]
 ) -> ProbeResult:
     try:
-        record = await _ask(player, spec, config, spend)
+        record, size = await _ask(player, spec, config, locale, spend)
     except FatalModelError as e:
         cause = getattr(e.cause, "kind", "")
         if cause == "bad_request":  # some servers reject an unsupported answer mode with a 400
-            raise await _mode_message(player, spec, config, str(e), spend) from None
+            raise await _mode_message(player, spec, config, locale, str(e), spend) from None
         raise PreflightError(f"preflight: {where(player, spec)}: {e}") from None
     except ImportError as e:
         raise PreflightError(
             f"preflight: {where(player, spec)}: provider unavailable: {e}"
         ) from None
+    result = ProbeResult(player, spec, record, locale, (player,), True, size)
     if record.fallback is None or record.fallback == "invalid_answer":
-        return ProbeResult(player, spec, record)
+        return result
     kinds = {a.error_kind for a in record.attempts if a.error_kind}
     error = _last_error(record)
     if kinds and kinds <= {"connection_error"}:
@@ -331,61 +401,81 @@ async def _check_model(
             f"preflight: {where(player, spec)}: server unreachable: {cause or error}"
         )
     if kinds & MODE_REJECTED:
-        raise await _mode_message(player, spec, config, error, spend)
+        raise await _mode_message(player, spec, config, locale, error, spend)
     if record.fallback == "timeout" and "rate_limit" not in kinds:
         raise PreflightError(
             f"preflight: {where(player, spec)}: no answer within the decision timer "
             f"({_timer(spec)}; {error}): raise decision_seconds or check the server"
         )
-    return ProbeResult(player, spec, record)  # rate limited: a warning
+    return result  # rate limited: a warning
 
 
 def _summary(result: ProbeResult) -> tuple[str, list[str]]:
     spec, record = result.spec, result.record
+    who = _who(result.players or (result.player,), spec)
     latency = result.call_latency_s
-    head = f"preflight: {where(result.player, spec)}, answer mode {record.answer_mode}: "
+    head = f"preflight: {who}, locale {result.locale}, answer mode {record.answer_mode}: "
     warnings = []
     if record.fallback is None:
         line = head + f"valid answer in {latency:.2f} s (decision timer {_timer(spec)})"
     elif record.fallback == "invalid_answer":
         line = head + f"answered in {latency:.2f} s but not validly"
         warnings.append(
-            f"warning: {where(result.player, spec)} answered the sample decision invalidly "
+            f"warning: {who} answered the sample decision invalidly "
             f"({_last_error(record)}); its decisions may fall back"
         )
     else:
         line = head + f"no valid answer ({_last_error(record)})"
         warnings.append(
-            f"warning: {where(result.player, spec)}: {_last_error(record)}; its decisions may "
+            f"warning: {who}: {_last_error(record)}; its decisions may "
             "fall back (check the provider limits in the config)"
         )
     if latency > LATENCY_WARN_FRACTION * spec.decision_seconds:
         warnings.append(
-            f"warning: {where(result.player, spec)}: the sample call took {latency:.1f} s, "
+            f"warning: {who}: the sample call took {latency:.1f} s, "
             f"{100 * latency / spec.decision_seconds:.0f} % of the decision timer "
             f"({_timer(spec)}); decisions may time out: raise decision_seconds"
+        )
+    elif (size := result.size) is not None and latency * size.scale > spec.decision_seconds:
+        longest = {
+            "conversation": "the context budget, its conversation's limit",
+            "log": "the sample plus the narrated feed's budget",
+        }.get(size.policy, "the sample itself")
+        warnings.append(
+            f"warning: {who}, locale {result.locale}: the sample call took {latency:.1f} s for "
+            f"~{size.sample_tokens:,} prompt tokens; the longest request its {size.policy} "
+            f"history may send (~{size.longest_tokens:,} tokens: {longest}) would take "
+            f"~{latency * size.scale:.0f} s at that rate, past the decision timer "
+            f"({_timer(spec)}): raise decision_seconds or lower context_tokens"
         )
     return line, warnings
 
 
 async def _run(
-    checks: Sequence[tuple[str, ModelSpec]], config: LeagueConfig, spend: list[SpendLine]
+    checks: Sequence[tuple[str, ModelSpec, str]], config: LeagueConfig, spend: list[SpendLine]
 ) -> list[ProbeResult]:
+    """One result per player; one sample per distinct (spec, locale)."""
     out: list[ProbeResult] = []
-    done: dict[str, ModelDecisionRecord] = {}
-    for player, spec in checks:
-        key = spec.model_dump_json()
-        if key in done:  # the same model, settings and server: one sample is enough
-            out.append(ProbeResult(player, spec, done[key]))
+    done: dict[tuple[str, str], ProbeResult] = {}
+    sharing: dict[tuple[str, str], list[str]] = {}
+    for player, spec, locale in checks:
+        key = (spec.model_dump_json(), locale)
+        sharing.setdefault(key, []).append(player)
+        if key in done:  # the same model, settings, server and language: one sample is enough
+            first = done[key]
+            out.append(ProbeResult(player, spec, first.record, locale, asked=False))
             continue
         try:
-            result = await _check_model(player, spec, config, spend)
+            result = await _check_model(player, spec, config, locale, spend)
         except PreflightError as e:
             e.spend = spend
             raise
-        done[key] = result.record
+        done[key] = result
         out.append(result)
-    return out
+    return [
+        replace(r, players=tuple(sharing[(r.spec.model_dump_json(), r.locale)])) if r.asked else r
+        for r in out
+    ]
 
 
 def record_spend(run_dir: Path, spend: Sequence[SpendLine]) -> None:
@@ -409,7 +499,7 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
     --no-preflight`` still refuses a dollar cap it cannot enforce.
     """
     report = PreflightReport()
-    checks: list[tuple[str, ModelSpec]] = []
+    checks: list[tuple[str, ModelSpec, str]] = []
     for p in config.players:
         if p.model is None:
             continue
@@ -417,13 +507,19 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
         warning = check_price(p.name, spec, config)
         if warning:
             report.warnings.append(warning)
-        checks.append((p.name, spec))
+        checks.append((p.name, spec, config.locale_of(p.name)))
     if not network or not checks:
         return report
-    for player, spec in checks:
+    for player, spec, locale in checks:
         check_key(player, spec)
+        budget = answer_budget_warning(where(player, spec), spec.provider, spec.model,
+                                       spec.params, locale)  # fmt: skip
+        if budget:
+            report.warnings.append(budget)
     report.results = asyncio.run(_run(checks, config, report.spend))
     for result in report.results:
+        if not result.asked:
+            continue
         line, warnings = _summary(result)
         report.lines.append(line)
         report.warnings += warnings

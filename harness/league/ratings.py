@@ -33,6 +33,7 @@ is not a sampling distribution of a fixed parameter.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -92,25 +93,116 @@ def _model() -> Any:
     return PlackettLuce()
 
 
+# openskill's PlackettLuce defaults (mu 25, sigma 25/3, beta 25/6, kappa 0.0001, tau 25/300, no
+# sigma limit, no balance, no weights): :func:`_rate_match` is its ``rate`` for these defaults,
+# operation for operation, so the numbers are the same to the last bit (tested).
+_MU0 = 25.0
+_SIGMA0 = 25.0 / 3.0
+_BETA_SQUARED = (25.0 / 6.0) ** 2
+_KAPPA = 0.0001
+_TAU_SQUARED = (25.0 / 300.0) * (25.0 / 300.0)
+
+
+def _is_default(model: Any) -> bool:
+    return (
+        type(model).__name__ == "PlackettLuce"
+        and (model.mu, model.sigma, model.beta, model.kappa, model.tau, model.margin)
+        == (_MU0, _SIGMA0, 25.0 / 6.0, _KAPPA, 25.0 / 300.0, 0.0)
+        and not model.limit_sigma
+        and not model.balance
+        and model.gamma.__name__ == "_gamma"
+    )
+
+
+def _rate_match(
+    teams: Sequence[Sequence[tuple[float, float]]], ranks: Sequence[int]
+) -> list[list[tuple[float, float]]]:
+    """New ``(mu, sigma)`` of every player of ``teams`` (ranked by ``ranks``, non-decreasing:
+    winners first) — openskill's ``PlackettLuce().rate(teams, ranks=ranks)``."""
+    sqrt, exp = math.sqrt, math.exp
+    players = [[(mu, sqrt(sigma * sigma + _TAU_SQUARED)) for mu, sigma in team] for team in teams]
+    team_mu: list[float] = []
+    team_ss: list[float] = []
+    for team in players:  # team sums over the players by ordinal, best first (openskill's order)
+        mu_summed = 0.0
+        ss_summed = 0.0
+        for mu, sigma in sorted(team, key=lambda p: p[0] - 3.0 * p[1], reverse=True):
+            mu_summed += mu * 1.0
+            ss_summed += (sigma * 1.0) ** 2
+        team_mu.append(mu_summed)
+        team_ss.append(ss_summed)
+    k = len(players)
+    collective = 0.0
+    for ss in team_ss:
+        collective += ss + _BETA_SQUARED
+    c = sqrt(collective)
+    sum_q = [0.0] * k
+    started = [False] * k
+    for i in range(k):
+        summed = exp(team_mu[i] / c)
+        for q in range(k):
+            if ranks[i] >= ranks[q]:
+                sum_q[q] = sum_q[q] + summed if started[q] else summed
+                started[q] = True
+    a = [sum(1 for r in ranks if r == ranks[i]) for i in range(k)]
+    out = []
+    for i in range(k):
+        omega = 0.0
+        delta = 0.0
+        i_mu_over_c = exp(team_mu[i] / c)
+        for q in range(k):
+            x = i_mu_over_c / sum_q[q]
+            if ranks[q] <= ranks[i]:
+                delta += x * (1 - x) / a[q]
+                if q == i:
+                    omega += (1 - x) / a[q]
+                else:
+                    omega -= x / a[q]
+        ss_i = team_ss[i]
+        omega *= ss_i / c
+        delta *= ss_i / c**2
+        delta *= sqrt(ss_i) / c
+        rated = []
+        for mu, sigma in players[i]:
+            share = sigma**2 / ss_i
+            if omega >= 0:
+                mu += share * omega * 1.0
+                sigma *= sqrt(max(1 - share * delta * 1.0, _KAPPA))
+            else:
+                mu += share * omega / 1.0
+                sigma *= sqrt(max(1 - share * delta / 1.0, _KAPPA))
+            rated.append((mu, sigma))
+        out.append(rated)
+    return out
+
+
 def rate_games(
     games: Sequence[RatedGame], model: Any = None
 ) -> dict[str, tuple[float, float, int]]:
-    """Rate ``games`` in the given order; return ``player -> (mu, sigma, games rated)``."""
+    """Rate ``games`` in the given order; return ``player -> (mu, sigma, games rated)``.
+
+    With openskill's default ``PlackettLuce`` (or no ``model``) the match updates are computed by
+    :func:`_rate_match`, without openskill's rating objects; any other model is asked itself."""
     m = model if model is not None else _model()
+    fast = _is_default(m)
     default = m.rating()
     mu0, sigma0 = float(default.mu), float(default.sigma)
     state: dict[str, tuple[float, float, int]] = {}
     for g in games:
-        inst = []
-        for p in g.players:
-            mu, sigma, _ = state.get(p, (mu0, sigma0, 0))
-            inst.append(m.rating(mu=mu, sigma=sigma))
-        teams = [[inst[i] for i in team] for team in g.teams]
-        new = m.rate(teams, ranks=list(g.ranks))
+        if fast and all(a <= b for a, b in zip(g.ranks, g.ranks[1:], strict=False)):
+            inst = [state.get(p, (mu0, sigma0, 0))[:2] for p in g.players]
+            new: Any = _rate_match([[inst[i] for i in team] for team in g.teams], g.ranks)
+        else:
+            objs = []
+            for p in g.players:
+                mu, sigma, _ = state.get(p, (mu0, sigma0, 0))
+                objs.append(m.rating(mu=mu, sigma=sigma))
+            rated_objs = m.rate([[objs[i] for i in team] for team in g.teams], ranks=list(g.ranks))
+            new = [[(float(r.mu), float(r.sigma)) for r in team] for team in rated_objs]
         acc: dict[str, list[tuple[float, float]]] = {}
         for team, rated in zip(g.teams, new, strict=True):
             for i, r in zip(team, rated, strict=True):
-                acc.setdefault(g.players[i], []).append((float(r.mu), float(r.sigma)))
+                acc.setdefault(g.players[i], []).append(r)
         for p, values in acc.items():
             n = state.get(p, (mu0, sigma0, 0))[2]
             state[p] = (

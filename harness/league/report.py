@@ -40,9 +40,10 @@ from .config import SEATED_KINDS
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
+from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
-from .spend_report import spend_table
+from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
 from .stats_basic import wilson
 
@@ -85,6 +86,8 @@ class Report:
     locales: pd.DataFrame = field(default_factory=pd.DataFrame)
     # every call of the spend ledger per model player (harness.league.spend_report)
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # luck-adjusted scores per player × role (harness.league.luck_report); empty unless asked
+    luck: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -160,9 +163,13 @@ def _mark(df: pd.DataFrame, flags: RunFlags, with_reason: bool = False) -> pd.Da
 
 
 def build_report(
-    run_dir: str | Path, bootstrap: int = DEFAULT_BOOTSTRAP, seed: int = DEFAULT_SEED
+    run_dir: str | Path,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = DEFAULT_SEED,
+    luck: bool = False,
 ) -> Report:
-    """Compute every table of the report of ``run_dir`` from its ``games.jsonl``.
+    """Compute every table of the report of ``run_dir`` from its ``games.jsonl``; with ``luck``
+    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``).
 
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
@@ -178,6 +185,9 @@ def build_report(
         f"{n}p {mode}: {count(k, 'game')}"
         for (n, mode), k in data.games.groupby(["seats", "mode"]).size().items()
     ]
+    spend = spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"])
+    if (note := unrecorded_note(spend)) is not None:
+        flags.notes.append(note)
     return Report(
         run_dir=data.run_dir,
         name=data.name,
@@ -195,7 +205,8 @@ def build_report(
         flags=flags,
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
-        spend=spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"]),
+        spend=spend,
+        luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
     )
 
 
@@ -275,6 +286,31 @@ def _decisions(row: pd.Series) -> str:
     return _int(row["decisions"])
 
 
+NOT_REPORTED = "n/a"
+
+
+def _cached(row: pd.Series) -> str:
+    """Cached input tokens and their share of the input of the calls that reported them, with
+    how many did (``1,200 (62.0%, 8 of 9 calls)``); ``n/a`` when no call reported them."""
+    tokens, reported = row.get("cached_input_tokens"), row.get("cached_reported_calls")
+    if _nan(tokens) or (not _nan(reported) and int(reported) == 0):
+        return NOT_REPORTED
+    if _nan(reported):  # no per-call counts: the seat outcomes' sum
+        return _int(tokens)
+    return (
+        f"{_int(tokens)} ({_pct(row.get('cached_input_share'))}, "
+        f"{_int(reported)} of {_int(row.get('answered_calls'))} calls)"
+    )
+
+
+def _spend_cached(row: pd.Series) -> str:
+    """The spend table's cached input tokens with how many answered calls reported them."""
+    tokens = row.get("cached_input_tokens")
+    if _nan(tokens):
+        return NOT_REPORTED
+    return f"{_int(tokens)} ({_int(row.get('cached_reported_calls'))} of {_int(row['answered'])})"
+
+
 def _latency(row: pd.Series) -> str:
     med, p95 = row["call_latency_median_s"], row["call_latency_p95_s"]
     return "–" if _nan(med) else f"{_seconds(med)} / {_seconds(p95)}"
@@ -329,6 +365,18 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("95% CI", _interval(_pp, "ci_lo", "ci_hi"), None),
         ],
     ),
+    "luck": (
+        "Luck-adjusted score by player × role: the result minus the luck of chance and of "
+        "known-policy seats (docs/analysis.md), next to the raw win rate; per player, "
+        "role-adjusted (result minus the role's base rate), raw and luck-adjusted (95% CI)",
+        [
+            ("player", "player", _text),
+            ("role", "role", _text),
+            ("seats", "seat_games", _int),
+            ("raw", _valid(_with_interval(_pct, "win_rate", "win_lo", "win_hi")), None),
+            ("luck-adjusted", _valid(_with_interval(_pct, "adjusted", "adj_lo", "adj_hi")), None),
+        ],
+    ),
     "ratings": (
         "Ratings (openskill Plackett-Luce, team matches in game order; bootstrap 95% CI)",
         [
@@ -360,9 +408,11 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "model_calls": (
         "Model seats — rates per model decision (more than one option; a single option never "
-        "reaches the model): fallback, invalid, timeout; per call (every attempt, retries and "
-        "re-prompts included): /call; call latency p50 / p95; cached input tokens; fallback "
-        "reasons in rates.csv",
+        "reaches the model): fallback, invalid, truncated (answers cut by the token limit, not "
+        "counted as invalid), timeout; per call (every attempt, retries and re-prompts "
+        "included): /call, overflow (requests longer than the model's context); call latency "
+        "p50 / p95; cached input tokens of the calls that reported them (n/a: none did); "
+        "fallback reasons in rates.csv",
         [
             ("player", "player", _text),
             ("history", "history", _text),
@@ -371,31 +421,39 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("calls", "model_calls", _int),
             ("fallback", "fallback_rate", _pct),
             ("invalid", "invalid_rate", _pct),
+            ("truncated", "truncated_rate", _pct),
             ("timeout", "timeout_rate", _pct),
             ("invalid/call", "invalid_per_call", _pct),
+            ("truncated/call", "truncated_per_call", _pct),
             ("timeout/call", "timeout_per_call", _pct),
+            ("overflow/call", "overflow_per_call", _pct),
             ("error/call", "error_per_call", _pct),
             ("call p50 / p95", _latency, None),
-            ("cached in", "cached_input_tokens", _int),
+            ("cached in", _cached, None),
         ],
     ),
     "spend": (
         "Spend — every model call the run sent, from spend.jsonl: preflight samples and calls of "
-        "games without a result (void, or in flight at a stop) included and shown apart",
+        "games without a result (void, or in flight at a stop) included and shown apart; calls "
+        "cancelled at a stop have unknown tokens (not 0); answered calls in no decision record "
+        "came back as the run stopped",
         [
             ("player", "player", _text),
             ("model", "model", _text),
             ("calls", "calls", _int),
+            ("truncated", "truncated", _int),
             ("failed", "failed", _int),
             ("cancelled", "cancelled", _int),
             ("input tokens", "input_tokens", _int),
-            ("cached in", "cached_input_tokens", _int),
+            ("cached in", _spend_cached, None),
             ("output tokens", "output_tokens", _int),
             ("cost", "cost_usd", _usd),
             ("preflight calls", "preflight_calls", _int),
             ("preflight cost", "preflight_cost_usd", _usd),
             ("no-result calls", "outside_calls", _int),
             ("no-result cost", "outside_cost_usd", _usd),
+            ("tokens unknown", "unknown_token_calls", _int),
+            ("answered, unrecorded", "unrecorded_answers", _int),
         ],
     ),
     "base_rates": (
@@ -410,7 +468,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
-SHOWN = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "model_calls", "spend",
+SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
          "base_rates")  # fmt: skip
 
 
@@ -421,8 +479,10 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
-        elif name == "spend" and report.spend.empty:
+        elif name in ("spend", "luck") and getattr(report, name).empty:
             continue
+        elif name == "luck":
+            df = report.luck
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -552,5 +612,7 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
     _write(out / "flags.csv", report.flags_table().to_csv(index=False))
     if not report.locales.empty:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
+    if not report.luck.empty:
+        _write(out / "luck.csv", report.luck.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

@@ -36,6 +36,12 @@ def register(lsub: Any) -> None:
         help="bootstrap resamples for the rating intervals (default 200; 0 = none)",
     )
     p.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 20240601)")
+    p.add_argument(
+        "--luck",
+        action="store_true",
+        help="add luck-adjusted scores per player × role (replays each game once; stored in "
+        "RUN/analysis/luck.jsonl)",
+    )
     p.set_defaults(func=run_report)
 
 
@@ -62,6 +68,7 @@ def run_report(args: argparse.Namespace) -> int:
             args.run,
             bootstrap=DEFAULT_BOOTSTRAP if args.bootstrap is None else args.bootstrap,
             seed=DEFAULT_SEED if args.seed is None else args.seed,
+            luck=args.luck,
         )
     except RecordError as e:
         raise CliError(str(e)) from None

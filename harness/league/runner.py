@@ -23,6 +23,7 @@ import contextlib
 import json
 import os
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -31,14 +32,14 @@ from pathlib import Path
 from typing import Any
 
 from harness.agents.deadline import watch_loop
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import ANSWERED_KINDS
 from harness.agents.seat import FatalSeatError
-from harness.records import DecisionLine, GameRecord, RunStore
+from harness.records import DecisionLine, GameRecord, GameStart, RunStore
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 
 from .config import SEATED_KINDS, LeagueConfig, parse_config
-from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled
+from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled, played_before
 from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
 
@@ -66,6 +67,9 @@ class LeagueInterrupted(LeagueStopped):
 
 @dataclass
 class Progress:
+    """How far the run is: finished games, and — live, during long games — the decisions made
+    and the model calls sent.  ``listeners`` hear every change."""
+
     total: int
     done: int = 0
     skipped: int = 0
@@ -73,14 +77,30 @@ class Progress:
     void: int = 0
     cost_usd: float = 0.0  # the run's spend so far (every session, from the spend ledger)
     tokens: int = 0
+    decisions: int = 0  # made in this session: live in model games, at the end of others
+    calls: int = 0  # model calls of the run (every session, preflight included: the ledger)
     listeners: list[Callable[[Progress], None]] = field(default_factory=list)
 
-    def update(self, record: GameRecord) -> None:
+    def _tell(self) -> None:
+        for cb in self.listeners:
+            cb(self)
+
+    def update(self, record: GameRecord, decided_live: int = 0) -> None:
+        """A game ended; ``decided_live`` of its decisions were counted as they were made."""
         self.done += 1
         self.fallbacks += record.fallbacks
         self.void += record.void is not None
-        for cb in self.listeners:
-            cb(self)
+        self.decisions += max(0, record.decisions - decided_live)
+        self._tell()
+
+    def decided(self, line: DecisionLine) -> None:
+        """A decision of a game in play was made (and written)."""
+        self.decisions += 1
+        self._tell()
+
+    def spent(self, cost_usd: float, tokens: int, calls: int) -> None:
+        self.cost_usd, self.tokens, self.calls = cost_usd, tokens, calls
+        self._tell()
 
 
 def run_dir_for(config: LeagueConfig, base: Path | None = None) -> Path:
@@ -140,7 +160,7 @@ def failed_every_call(line: DecisionLine) -> bool:
         return line.fallback is not None
     return (
         not any(
-            a.get("error_kind") is None or a.get("error_kind") in INVALID_KINDS
+            a.get("error_kind") is None or a.get("error_kind") in ANSWERED_KINDS
             for a in line.model.get("attempts") or []
         )
         and line.model.get("fallback") is not None
@@ -219,7 +239,8 @@ class LeagueRunner:
         return f"{reached}; {done} (raise the cap and --resume to continue)"
 
     def _on_spend(self, cost_usd: float, tokens: int) -> None:
-        self.progress.cost_usd, self.progress.tokens = cost_usd, tokens
+        calls = self.model_seats.ledger.calls if self.model_seats is not None else 0
+        self.progress.spent(cost_usd, tokens, calls)
         if self.stop_reason is None and (reason := self._cap_reason(cost_usd, tokens)):
             self._stop(reason)
 
@@ -248,13 +269,13 @@ class LeagueRunner:
 
     # ----------------------------------------------------------------- the run
 
-    def _finish(self, out: GameOutput, file: GameFile | None = None) -> None:
+    def _finish(self, out: GameOutput, file: GameFile | None = None, decided_live: int = 0) -> None:
         if file is None:
             self.store.write_game(out.start, out.decisions, out.end, out.record)
         else:
             self.store.end_game(file, out.end, out.record)
         self.unfinished.discard(out.start.game_id)
-        self.progress.update(out.record)
+        self.progress.update(out.record, decided_live)
         for listener in self.game_listeners:
             listener(out)
 
@@ -265,6 +286,7 @@ class LeagueRunner:
             self.model_seats.on_spend = self._on_spend
             ledger = self.model_seats.ledger
             self.progress.cost_usd, self.progress.tokens = ledger.cost_usd, ledger.tokens
+            self.progress.calls = ledger.calls
             reason = self._cap_reason(ledger.cost_usd, ledger.tokens, at_start=True)
             if reason is not None and self.todo:
                 await self.model_seats.aclose()
@@ -315,6 +337,15 @@ class LeagueRunner:
                     cut = i
             if cut < len(decisions):
                 self.store.open_game(start, decisions[:cut]).close()
+
+    def _fatal_message(self, error: FatalSeatError) -> str:
+        """The stop line of a fatal model error, naming the player and its model."""
+        player = self.model_seats.fatal_player if self.model_seats is not None else None
+        if player is None or player not in self._model_players:
+            return f"stopped: {error}"
+        p = self.config.player(player)
+        model = f"{p.model.provider}/{p.model.model}" if p.model is not None else "?"
+        return f"stopped: player {player} ({model}): {error}"
 
     def _interrupt_message(self) -> str:
         assert self.interrupted is not None
@@ -379,7 +410,7 @@ class LeagueRunner:
         try:
             self.model_seats.warm()
         except FatalSeatError as e:  # e.g. a missing API key
-            self._stop(f"stopped: {e}")
+            self._stop(self._fatal_message(e))
             return
         watch_loop()  # model seats' deadlines keep a margin for the loop's measured lag
 
@@ -391,7 +422,7 @@ class LeagueRunner:
                 try:
                     await self._play_model_game(spec)
                 except FatalSeatError as e:
-                    self._stop(f"stopped: {e}")
+                    self._stop(self._fatal_message(e))
                 except ResumeMismatch as e:
                     self._stop(
                         f"{e}; delete {self.store.games_dir / spec.game_id}.jsonl to play it "
@@ -411,15 +442,22 @@ class LeagueRunner:
         """Play (or continue) one game with model seats, streaming its decisions to its file."""
         start = game_start(spec, self.config, self.config.name)
         prior: list[DecisionLine] = []
+        before = 0.0  # seconds the game was played in earlier sessions
         if self.resume:
             partial = self.store.partial_game(spec.game_id)
-            if partial is not None and partial[0] == start:
+            if partial is not None and partial[0].model_copy(update={"elapsed_s": None}) == start:
                 prior = partial[1]
-        file = self.store.open_game(start, prior)
+                before = played_before(prior, partial[0])
+        t0 = time.monotonic()
+        file = self.store.open_game(_played(start, before), prior)
         self.unfinished.add(spec.game_id)
+        written = list(prior)
+        finished = False
 
         def on_line(line: DecisionLine) -> None:
             file.add(line)
+            written.append(line)
+            self.progress.decided(line)
             self._watch(line)
 
         try:
@@ -435,7 +473,17 @@ class LeagueRunner:
                     prior=prior,
                     on_line=on_line,
                     digest=True,
+                    elapsed_s=before,
                 )
-            self._finish(out, file)
+            self._finish(out, file, len(written))
+            finished = True
         finally:
             file.close()
+            if not finished:  # stopped: keep the time played so far for the resumed game
+                played = _played(start, before + time.monotonic() - t0)
+                self.store.open_game(played, written).close()
+
+
+def _played(start: GameStart, seconds: float) -> GameStart:
+    """``start`` recording that the game has been played ``seconds`` so far (none: unchanged)."""
+    return start.model_copy(update={"elapsed_s": round(seconds, 3)}) if seconds > 0 else start

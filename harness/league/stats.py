@@ -48,7 +48,9 @@ __all__ = [
 ]
 
 Z95 = 1.959963984540054
-FALLBACK_REASONS: tuple[str, ...] = ("timeout", "error", "invalid_answer")
+FALLBACK_REASONS: tuple[str, ...] = (
+    "timeout", "error", "invalid_answer", "truncated", "context_overflow",
+)  # fmt: skip
 ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_agent")
 
 GAME_COLUMNS = [
@@ -243,11 +245,13 @@ RATE_COLUMNS = [
     "fallbacks",
     "fallback_rate", "timeouts", "timeout_rate", "invalid_answers", "invalid_rate",
     "model_decisions", "single_option", "model_calls", "calls_per_decision", "fallback_per_call",
-    "invalid_per_call", "timeout_per_call", "error_per_call", "call_latency_median_s",
+    "invalid_per_call", "timeout_per_call", "error_per_call", "truncated_rate",
+    "truncated_per_call", "overflow_per_call", "call_latency_median_s",
     "call_latency_p95_s", "decision_latency_median_s", "decision_latency_p95_s", "lost_records",
     "fallback_reasons", "latency_per_decision_ms", "latency_per_game_s", "tokens_per_game",
     "input_tokens_per_game", "output_tokens_per_game", "input_tokens", "cached_input_tokens",
-    "cached_input_share", "cost_per_game_usd", "cost_usd",
+    "cached_input_share", "answered_calls", "cached_reported_calls", "cost_per_game_usd",
+    "cost_usd",
 ]  # fmt: skip
 
 
@@ -273,13 +277,17 @@ def rates(
       any fallback) / decisions (seat outcomes alone: invalid answers / decisions);
     * ``model_calls``, ``calls_per_decision``, ``fallback_per_call``, ``invalid_per_call``,
       ``timeout_per_call``, ``error_per_call`` (failed calls: server, connection, rate limit, bad
-      response), ``call_latency_median_s`` / ``call_latency_p95_s`` (per call) and
+      response), ``truncated_rate`` (decisions with an answer cut by the token limit / model
+      decisions; never counted as invalid), ``truncated_per_call``, ``overflow_per_call``
+      (requests refused as longer than the model's context), ``call_latency_median_s`` / ``call_latency_p95_s`` (per call) and
       ``decision_latency_*`` (per model decision), ``lost_records`` (model decisions with no model
       record), ``fallback_reasons`` (``error 35 (connection_error 35)``);
     * ``latency_per_decision_ms`` — milliseconds per decision; ``latency_per_game_s``,
       ``tokens_per_game`` (input + output), ``cost_per_game_usd`` — the player's seats of a game
-      summed, averaged over the games it played; ``cached_input_tokens`` summed over the run and
-      ``cached_input_share`` of all input tokens; ``cost_usd`` — the player's total spend;
+      summed, averaged over the games it played; ``cached_input_tokens`` summed over the run's
+      calls that reported them (NaN when none did: not reported is not 0) and
+      ``cached_input_share`` of those calls' input tokens, ``cached_reported_calls`` of
+      ``answered_calls`` saying how many reported; ``cost_usd`` — the player's total spend;
     * ``history`` — a model player's history policy (``conversation``, ``log``, ``since_last``).
 
     Undefined rates (nothing to divide by) are NaN here; reports show them as "–".
@@ -321,8 +329,8 @@ def rates(
             "input_tokens_per_game": total("input_tokens") / games,
             "output_tokens_per_game": total("output_tokens") / games,
             "input_tokens": int(total("input_tokens")),
-            "cached_input_tokens": int(total("cached_input_tokens")),
-            "cached_input_share": total("cached_input_tokens") / total("input_tokens")
+            "cached_input_tokens": _reported_sum(part["cached_input_tokens"]),
+            "cached_input_share": _reported_sum(part["cached_input_tokens"]) / total("input_tokens")
             if total("input_tokens")
             else math.nan,
             "cost_per_game_usd": total("cost_usd") / games,
@@ -344,6 +352,13 @@ def rates(
                     "invalid_per_call": _or_nan(c.invalid_per_call),
                     "timeout_per_call": _or_nan(c.timeout_per_call),
                     "error_per_call": _or_nan(c.error_per_call),
+                    "truncated_rate": _or_nan(c.truncated_per_decision),
+                    "truncated_per_call": _or_nan(c.truncated_per_call),
+                    "overflow_per_call": _or_nan(c.overflow_per_call),
+                    "cached_input_tokens": _or_nan(c.cached_tokens),
+                    "cached_input_share": _or_nan(c.cached_input_share),
+                    "answered_calls": c.answered_calls,
+                    "cached_reported_calls": c.cached_reported_calls,
                     "call_latency_median_s": _or_nan(c.call_latency(0.5)),
                     "call_latency_p95_s": _or_nan(c.call_latency(0.95)),
                     "decision_latency_median_s": _or_nan(c.decision_latency(0.5)),
@@ -357,6 +372,12 @@ def rates(
             row["fallback_reasons"] = ", ".join(f"{r} {k}" for r, k in reasons.items() if k)
         rows.append(row)
     return pd.DataFrame(rows, columns=RATE_COLUMNS)
+
+
+def _reported_sum(values: pd.Series) -> float:
+    """The sum of the values reported (not null); NaN when none is."""
+    known = pd.to_numeric(values, errors="coerce").dropna()
+    return float(known.sum()) if len(known) else math.nan
 
 
 def _reasons(part: pd.DataFrame) -> list[str]:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 QUIZ_FORMAT: Final = "bangarena-quiz/1"
 QUIZ_SCHEMA_VERSION: Final = 1
 
-Locale = Literal["en", "ru"]
+Locale = Literal["en", "ru", "zh", "ja", "ar"]  # the languages of prompts/quiz
 AnswerShape = Literal["one", "set"]
 Mode = Literal["classic", "partners", "double_agent", "old_classic"]
 

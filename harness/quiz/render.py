@@ -39,7 +39,13 @@ def words(
 ) -> dict[str, Any]:
     """What the question's wording needs: names, card and role labels of ``params``, as the asked
     seat's ``view`` shows them."""
-    p: dict[str, Any] = {"you": names[view.viewer], "blocked": params.get("blocked")}
+    p: dict[str, Any] = {
+        "you": names[view.viewer],
+        "blocked": params.get("blocked"),
+        "your_turn": view.turn == view.viewer,
+        "shot_used": view.shots_used > 0,
+        "decision": params.get("decision"),
+    }
     if "option" in params:
         a = parse_action(params["option"])
         p["option"] = a.id
@@ -57,6 +63,7 @@ def words(
         p["placed"] = bool(params["placed"])
     if "role" in params:
         p["role"] = role_name(params["role"], locale)
+        p["role_count"] = view.composition.get(params["role"], 0)  # "the" or "a" Raider
     if "upgrade" in params:
         p["upgrade"] = upgrade_name(params["upgrade"], locale)
         p["upgrade_id"] = params["upgrade"]

@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError, LLMAgent
-from harness.agents.model_spec import build_llm_agent
+from harness.agents.model_spec import build_llm_agent, build_provider
 from harness.agents.redact import redact
 from harness.engine.roles import MIN_SEATS, MODES
 from harness.league.config import LeagueConfig
@@ -111,8 +111,14 @@ class QuizAnswer(BaseModel):
     record: dict[str, Any]
 
     @property
-    def arm(self) -> tuple[str, str]:
-        return (self.player, self.rules_sha256)
+    def locale(self) -> str:
+        """The language of the question asked: the dataset label's suffix (``core.zh``)."""
+        return self.dataset.rpartition(".")[2]
+
+    @property
+    def arm(self) -> tuple[str, str, str]:
+        """A model player answering one language's questions under one rules document."""
+        return (self.player, self.rules_sha256, self.locale)
 
 
 def _cell_rank(mode: str, seats: int) -> int:
@@ -148,6 +154,22 @@ def select_questions(
                 shares[kind] += 1
     picked = {q.id for kind, queue in queues.items() for q in queue[: shares[kind]]}
     return [q for q in pool if q.id in picked]
+
+
+def check_keys(config: LeagueConfig) -> None:
+    """Stop before anything is asked or written when a model player's provider cannot be set
+    up (no API key): :class:`QuizStopped` with the provider's one-line reason."""
+    from harness.league.preflight import PreflightError, check_key
+
+    for p in config.players:
+        if p.model is None:
+            continue
+        try:
+            check_key(p.name, p.model)
+            provider = build_provider(p.model)
+        except (FatalModelError, PreflightError) as e:
+            raise QuizStopped(str(e)) from None
+        asyncio.run(provider.aclose())
 
 
 def dataset_sha256(dataset: Dataset) -> str:
@@ -294,12 +316,23 @@ async def run_quiz(
     sha = dataset_sha256(dataset)
     answers_path = out_dir / ANSWERS_FILE
     existing = read_answers(answers_path)
-    other = next((a for a in existing if a.dataset_sha256 != sha), None)
+    # A folder holds one dataset, in one or more languages (the same questions by id).
+    name = dataset.header.name
+    other = next(
+        (
+            a
+            for a in existing
+            if a.dataset.rpartition(".")[0] != name
+            or (a.dataset == dataset.label and a.dataset_sha256 != sha)
+        ),
+        None,
+    )
     if other is not None:
         raise QuizError(
             f"{out_dir} holds answers to another dataset ({other.dataset}); use another --out"
         )
-    done = {(a.player, a.rules_sha256, a.question_id) for a in existing}
+    existing_here = [a for a in existing if a.dataset == dataset.label]
+    done = {(a.player, a.rules_sha256, a.question_id) for a in existing_here}
     asked = list(dataset.questions if questions is None else questions)
     result = QuizRunResult(out_dir, answers=list(existing))
     todo = [
@@ -399,6 +432,7 @@ __all__ = [
     "RulesDoc",
     "answer_question",
     "cap_reason",
+    "check_keys",
     "dataset_sha256",
     "no_answer",
     "read_answers",

@@ -1,6 +1,8 @@
 """Quiz results: accuracy (exact match) with 95 % Wilson intervals and mean set F1, overall, per
-kind, per mode and per table size, for every *arm* (a model player answering under one rules
-document), next to the random-guess baseline of the same questions."""
+kind, per mode and per table size, for every *arm* (a model player answering one language's
+questions under one rules document), next to the random-guess baseline of the same questions.
+A dataset's languages hold the same questions by id, so arms in different languages answer
+identical questions."""
 
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ class Arm(BaseModel):
     model: str
     rules: str
     rules_sha256: str
+    locale: str = "en"  # the language of the questions
     overall: Score
     by_kind: dict[str, Score]
     by_mode: dict[str, Score]
@@ -116,7 +119,7 @@ def _groups(
 def summarize(run: str, dataset: Dataset, answers: Sequence[QuizAnswer]) -> QuizSummary:
     questions = {q.id: q for q in dataset.questions}
     answers = [a for a in answers if a.question_id in questions]
-    arms: dict[tuple[str, str], list[QuizAnswer]] = {}
+    arms: dict[tuple[str, str, str], list[QuizAnswer]] = {}
     for a in answers:
         arms.setdefault(a.arm, []).append(a)
     out = []
@@ -128,6 +131,7 @@ def summarize(run: str, dataset: Dataset, answers: Sequence[QuizAnswer]) -> Quiz
                 model=first.model,
                 rules=first.rules,
                 rules_sha256=first.rules_sha256,
+                locale=first.locale,
                 overall=score(group, questions),
                 by_kind={
                     k: score(v, questions)

@@ -22,6 +22,7 @@ def summary_text(summary: QuizSummary) -> str:
     head = [
         {
             "name": f"{a.player} ({a.model})",
+            "locale": a.locale,
             "rules": a.rules,
             "overall": accuracy(a.overall),
             "f1": "–" if a.overall.f1 is None else f"{a.overall.f1:.2f}",

@@ -6,7 +6,9 @@
   :class:`DecisionLine` per decision (model seats carry their full model decision record), and a
   :class:`GameEnd` line with the complete engine event log, so replay can verify every event.
   Games with model seats append each decision line as it is made (flushed), so a stopped run
-  keeps every decision and ``--resume`` continues the game from the next one.
+  keeps every decision and ``--resume`` continues the game from the next one; the time played so
+  far is kept too (each decision's ``elapsed_s``, and the start line's ``elapsed_s`` written when
+  a run stops), so a resumed game's ``duration_s`` covers every session that played it.
 * ``spend.jsonl`` — the spend ledger: one line per model call (see
   :mod:`harness.league.ledger`).
 * ``system_prompts.jsonl`` — each distinct system prompt once, keyed by its sha256.
@@ -52,6 +54,10 @@ class GameStart(_Record):
     deal: int  # index of the deal (paired play replays a deal with players rotated)
     rotation: int
     seating: list[SeatPlayer]
+    # seconds this game had been played before the latest session took it up (a resumed game:
+    # the time before its stop, written when the run stopped or resumed); None for a game played
+    # in one go
+    elapsed_s: float | None = None
 
 
 class DecisionLine(_Record):
@@ -72,6 +78,9 @@ class DecisionLine(_Record):
     # sha256 chain over the engine events before this decision (see harness.records.digest);
     # set on streamed games so that a resumed game is verified event by event
     events_digest: str | None = None
+    # seconds of play of the game when this decision was made, every session that played it
+    # summed (streamed games): a resumed game's duration continues from it
+    elapsed_s: float | None = None
 
 
 class SeatOutcome(BaseModel):
@@ -88,7 +97,7 @@ class SeatOutcome(BaseModel):
     fallbacks: dict[str, int] = Field(default_factory=dict)
     invalid_answers: int = 0  # model answers that were unparseable or illegal (before fallback)
     input_tokens: int = 0
-    cached_input_tokens: int = 0
+    cached_input_tokens: int | None = 0  # None: no model call reported its cached tokens
     output_tokens: int = 0
     reasoning_tokens: int = 0
     cost_usd: float = 0.0

@@ -22,10 +22,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from harness.agents.decision_record import INVALID_KINDS
+from harness.agents.decision_record import INVALID_KINDS, TRUNCATED
 from harness.engine import EngineError, build_view
 from harness.paths import PROMPTS_DIR
-from harness.records import DecisionLine, GameStart, RunStore
+from harness.records import DecisionLine, GameRecord, GameStart, RunStore
 from harness.views.context import view_context
 from harness.views.render import markdown_from_context
 
@@ -40,7 +40,10 @@ __all__ = [
     "find_decisions",
     "inspect_decisions",
     "is_invalid",
+    "is_truncated",
+    "model_known",
     "render_decisions_text",
+    "run_models",
 ]
 
 REPORT_TEMPLATES = PROMPTS_DIR / "report"
@@ -51,6 +54,13 @@ def is_invalid(d: DecisionLine) -> bool:
     if d.model is None:
         return False
     return any(a.get("error_kind") in INVALID_KINDS for a in d.model.get("attempts", []))
+
+
+def is_truncated(d: DecisionLine) -> bool:
+    """True when any model attempt of ``d`` was cut by the token limit before it could be read."""
+    if d.model is None:
+        return False
+    return any(a.get("error_kind") == TRUNCATED for a in d.model.get("attempts", []))
 
 
 def seat_model(start: GameStart, seat: int) -> str | None:
@@ -72,13 +82,27 @@ def _model_matches(pattern: str, label: str | None, record: dict[str, Any] | Non
     return any(fnmatch.fnmatchcase(n.lower(), pat) for n in names if n)
 
 
+def run_models(games: Iterable[GameRecord]) -> list[str]:
+    """The ``provider/model`` labels of the model seats of ``games``, sorted."""
+    return sorted(
+        {o.model for g in games for o in g.seat_outcomes if o.kind == "model" and o.model}
+    )
+
+
+def model_known(pattern: str, models: Iterable[str]) -> bool:
+    """True when ``pattern`` (as ``--model`` takes it) names one of ``models``."""
+    return any(_model_matches(pattern, m, None) for m in models)
+
+
 @dataclass(frozen=True)
 class DecisionFilter:
     """Which decisions to show; ``None`` / ``False`` fields match everything.
 
     ``model`` matches ``provider/model`` or the bare model name (shell wildcards allowed);
-    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``autopilot``,
-    ``spending_cap``) or ``any``.
+    ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``truncated``,
+    ``context_overflow``, ``autopilot``, ``spending_cap``) or ``any``; ``invalid`` keeps the
+    decisions with an unparseable or illegal answer, ``truncated`` those with an answer cut by
+    the token limit (never counted as invalid).
     """
 
     model: str | None = None
@@ -88,6 +112,7 @@ class DecisionFilter:
     kind: str | None = None
     fallback: str | None = None
     invalid: bool = False
+    truncated: bool = False
     game: str | None = None
 
     def matches(self, start: GameStart, d: DecisionLine) -> bool:
@@ -107,6 +132,8 @@ class DecisionFilter:
             if self.fallback != "any" and d.fallback != self.fallback:
                 return False
         if self.invalid and not is_invalid(d):
+            return False
+        if self.truncated and not is_truncated(d):
             return False
         return self.model is None or _model_matches(self.model, seat_model(start, d.seat), d.model)
 
@@ -290,6 +317,7 @@ def decision_json(detail: DecisionDetail) -> dict[str, Any]:
         "fallback": d.fallback,
         "error": d.error,
         "invalid": is_invalid(d),
+        "truncated": is_truncated(d),
         "latency_s": d.latency_s,
         "view_source": detail.view_source,
         "view_markdown": detail.view_markdown,

@@ -87,4 +87,36 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         locale_win_rates(seats, data.games, player_locales(run_config(run_dir)))
     )
     locales = {"headers": headers, "rows": rows}
-    return {"standings": standings, "size_mode": size_mode, "base": base, "locales": locales}
+    return {
+        "standings": standings,
+        "size_mode": size_mode,
+        "base": base,
+        "locales": locales,
+        "luck": _luck_rows(run_dir, seats),
+    }
+
+
+def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:
+    """The luck-adjusted table when ``league report --luck`` stored every game's scores (the
+    HTML report reads them, never computes them); otherwise none."""
+    from harness.league.luck_report import ROLE_ADJUSTED, luck_table
+
+    try:
+        table = luck_table(str(run_dir), seats, compute=False)
+    except LookupError:
+        return []
+    return [
+        {
+            "player": str(r["player"]),
+            "role": str(r["role"]),
+            "role_adjusted": r["role"] == ROLE_ADJUSTED,
+            "seat_games": int(r["seat_games"]),
+            "raw": float(r["win_rate"]),
+            "raw_lo": float(r["win_lo"]),
+            "raw_hi": float(r["win_hi"]),
+            "adjusted": _num(r["adjusted"]),
+            "adj_lo": _num(r["adj_lo"]),
+            "adj_hi": _num(r["adj_hi"]),
+        }
+        for r in table.to_dict("records")
+    ]

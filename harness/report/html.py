@@ -382,6 +382,7 @@ def render_index(
         s=summary,
         ratings=figures["standings"],
         by_locale=figures.get("locales") or {"headers": [], "rows": []},
+        luck=figures.get("luck") or [],
         charts=charts(summary, figures, locale, colors),
         colors=colors,
         game_data=dumps(games).replace("</", "<\\/"),

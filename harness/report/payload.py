@@ -19,9 +19,10 @@ the page's JavaScript only draws.  The payload holds
 own view is rebuilt only when something it reads may have changed: its private signature
 (:func:`_private_signature`: its hand, what it knows, the deck top it put back, the cards it looks
 at, and everything distances depend on) differs from the previous step.  The deciding seat's view
-is always rebuilt (its options are labelled from it) and the public table is read from the views
-of two different seats (a seat's own view shows its own role).  Option labels and decision
-headers are memoised on the values their templates read.  ``exact=True`` rebuilds every view at
+is always rebuilt (its options are labelled from it), and the public table is read from any one
+view (a seat's own view shows its own role, which its public face leaves out unless revealed).
+Option labels and decision headers are memoised on the values their templates read, option ids
+parsed once, and an event's line narrated once per distinct event.  ``exact=True`` rebuilds every view at
 every step and renders every label; the tests check that both give the same payload.
 """
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness.engine import EngineError, Game, SeatView, build_view, filter_event, parse_action
@@ -130,11 +132,17 @@ class _Decisions:
         self.memo = memo
         self._labels: dict[tuple[Any, ...], int] = {}
         self._headers: dict[tuple[Any, ...], int] = {}
+        self._actions: dict[str, Any] = {}  # option id -> its Action (None: not an action)
 
     def label(self, oid: str, kind: str, view: SeatView) -> int:
-        try:
-            a = parse_action(oid)
-        except Exception:  # an option the engine does not know: show its id
+        a = self._actions.get(oid, False)
+        if a is False:
+            try:
+                a = parse_action(oid)
+            except Exception:  # an option the engine does not know: show its id
+                a = None
+            self._actions[oid] = a
+        if a is None:
             return self.strs(oid)
         t = view.seats[a.target] if 0 <= a.target < len(view.seats) else None
         # only a draw from the discard pile names the discard top
@@ -176,9 +184,10 @@ def _model_info(m: dict[str, Any]) -> dict[str, Any]:
                 "em": a.get("error_message"),
                 "lat": a.get("latency_s", 0.0),
                 "tok": [
-                    (a.get("tokens") or {}).get(k, 0)
+                    _reported((a.get("tokens") or {}).get(k, 0))
                     for k in ("input", "cached_input", "output", "reasoning")
                 ],
+                "fr": a.get("finish_reason"),
                 "c": bool(a.get("cached")),
             }
             for a in m.get("attempts", [])
@@ -190,7 +199,7 @@ def _model_info(m: dict[str, Any]) -> dict[str, Any]:
         "lat": m.get("latency_s", 0.0),
         "tok": [
             m.get("input_tokens", 0),
-            m.get("cached_input_tokens", 0),
+            _reported(m.get("cached_input_tokens", 0)),
             m.get("output_tokens", 0),
             m.get("reasoning_tokens", 0),
         ],
@@ -224,14 +233,25 @@ def _narrate(events: Sequence[dict[str, Any]], narrator: Narrator, exact: bool) 
     reader see it — the same text (every recipient is shown the whole secret part), so it is
     narrated once unless ``exact``."""
     out: list[Any] = []
+    memo: dict[str, str] = {}  # a line is a function of its event: events repeat (turns, draws)
+
+    def line(e: dict[str, Any]) -> str:
+        if exact:
+            return narrator.line(e)
+        key = repr(e)
+        text = memo.get(key)
+        if text is None:
+            text = memo[key] = narrator.line(e)
+        return text
+
     for e in events:
         to = e.get("to")
         if to is None:
-            out.append(narrator.line(e))
+            out.append(line(e))
             continue
-        full = narrator.line(omniscient_event(e))
-        private = {str(r): narrator.line(filter_event(e, r)) if exact else full for r in to}
-        out.append([narrator.line(filter_event(e, -1)), private, full])
+        full = line(omniscient_event(e))
+        private = {str(r): line(filter_event(e, r)) if exact else full for r in to}
+        out.append([line(filter_event(e, -1)), private, full])
     return out
 
 
@@ -242,7 +262,10 @@ def _private_signature(game: Game, seat: int, table: tuple[Any, ...]) -> tuple[A
     me = game.seats[seat]
     k = len(me.known_top)
     d = game.pending
-    looking = tuple(game.looking) if d is not None and d.seat == seat else ()
+    # the cards it looks at are in its view only while it decides what to put back
+    looking = (
+        tuple(game.looking) if d is not None and d.seat == seat and d.kind == "putback" else ()
+    )
     return (
         table,
         me.alive,
@@ -251,7 +274,6 @@ def _private_signature(game: Game, seat: int, table: tuple[Any, ...]) -> tuple[A
         me.marshal_pair,
         tuple(me.known_top),
         tuple(game.deck[-k:]) if k else (),
-        d.kind if d is not None and d.seat == seat else None,
         looking,
     )
 
@@ -272,19 +294,23 @@ def _views(
             wanted.append(i)
     if decider is not None and decider not in wanted:
         wanted.append(decider)
-    for i in range(n):  # the public table needs two different seats' views
-        if len(wanted) >= 2:
-            break
-        if i not in wanted:
-            wanted.append(i)
+    if not wanted:  # the public table needs one seat's view
+        wanted.append(0)
     return {i: build_view(game, i, since=since) for i in wanted}
+
+
+def _public_face(ps: PublicSeat) -> PublicSeat:
+    """A seat's public face as every other seat sees it: its own view shows its role, the
+    others only a revealed one (the Marshal's, an eliminated player's; RULES.md §9)."""
+    if ps.role is None or ps.role == "marshal" or not ps.alive:
+        return ps
+    return replace(ps, role=None)
 
 
 def _state(views: dict[int, SeatView], n: int, labels: _Labels) -> dict[str, Any]:
     """The state keys this step's views give: the table, every seat's public face, and the
     private keys of the seats whose views were rebuilt."""
-    seen = list(views)
-    a, b = views[seen[0]], views[seen[1]]
+    a = next(iter(views.values()))
     out: dict[str, Any] = {
         "t": [
             a.round,
@@ -298,8 +324,8 @@ def _state(views: dict[int, SeatView], n: int, labels: _Labels) -> dict[str, Any
         ],
     }
     for i in range(n):
-        # A seat's public face, as another seat sees it (its own view would show its role).
-        out[f"s{i}"] = labels.face((b if i == a.viewer else a).seats[i])
+        ps = a.seats[i]
+        out[f"s{i}"] = labels.face(_public_face(ps) if i == a.viewer else ps)
     for i, v in views.items():
         out[f"h{i}"] = labels.cards(v.hand)
         out[f"v{i}"] = {
@@ -409,3 +435,11 @@ def game_script(payload: dict[str, Any]) -> str:
     """The ``games/<id>.js`` text: one call handing the payload to the page."""
     data = dumps(payload).replace("</", "<\\/")
     return f"BangReport.gameLoaded({data});\n"
+
+
+NOT_REPORTED = "n/a"
+
+
+def _reported(count: Any) -> Any:
+    """A token count as shown: ``n/a`` when the provider did not report it (``None``)."""
+    return NOT_REPORTED if count is None else count

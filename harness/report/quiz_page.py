@@ -58,7 +58,7 @@ def render_quiz_page(
     """The page's HTML, its words in ``locale`` (default: the dataset's language)."""
     locale = locale or dataset.header.locale
     words = labels(locale)
-    arm_index = {(a.player, a.rules_sha256): i for i, a in enumerate(summary.arms, 1)}
+    arm_index = {(a.player, a.rules_sha256, a.locale): i for i, a in enumerate(summary.arms, 1)}
     by_question: dict[str, list[QuizAnswer]] = {}
     for a in answers:
         by_question.setdefault(a.question_id, []).append(a)

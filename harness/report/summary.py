@@ -42,7 +42,9 @@ __all__ = [
 ]
 
 ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_agent")
-FALLBACK_REASONS: tuple[str, ...] = ("timeout", "error", "invalid_answer")
+FALLBACK_REASONS: tuple[str, ...] = (
+    "timeout", "error", "invalid_answer", "truncated", "context_overflow",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class PlayerRates:
     invalid_answers: int = 0
     model_calls: int = 0
     input_tokens: int = 0
-    cached_input_tokens: int = 0
+    cached_input_tokens: int | None = None  # over the seats that reported them; None: none did
     output_tokens: int = 0
     reasoning_tokens: int = 0
     cost_usd: float = 0.0
@@ -116,6 +118,20 @@ class PlayerRates:
     def invalid_rate(self) -> float:
         """Invalid answers per model call."""
         return self.invalid_answers / self.model_calls if self.model_calls else 0.0
+
+    @property
+    def truncated_rate(self) -> float | None:
+        """Answers cut by the token limit per model call (never counted as invalid)."""
+        c = self.counts
+        return c.truncated_per_call if c is not None and c.games_read else None
+
+    @property
+    def cached_tokens(self) -> int | None:
+        """Cached input tokens of the calls that reported them; ``None``: not reported."""
+        c = self.counts
+        if c is not None and c.games_read:
+            return c.cached_tokens
+        return self.cached_input_tokens
 
     @property
     def cost_per_game(self) -> float:
@@ -225,7 +241,8 @@ def summarize(
             p.invalid_answers += o.invalid_answers
             p.model_calls += o.model_calls
             p.input_tokens += o.input_tokens
-            p.cached_input_tokens += o.cached_input_tokens
+            if o.cached_input_tokens is not None:
+                p.cached_input_tokens = (p.cached_input_tokens or 0) + o.cached_input_tokens
             p.output_tokens += o.output_tokens
             p.reasoning_tokens += o.reasoning_tokens
             p.cost_usd += o.cost_usd

@@ -57,6 +57,7 @@ class _Turn:
     user: Message
     events_end: int
     compacted: bool
+    note: str | None = None  # the previous decision's fallback reason, shown in this turn
 
 
 class Transcript:
@@ -129,15 +130,14 @@ class Transcript:
         if self.policy == "conversation":
             turn = self._conversation_turn(view)
         elif self.policy == "log":
-            turn = _Turn([], self._user(self._log_message(view)), len(self.events), False)
+            note = self.previous_fallback
+            turn = _Turn([], self._user(self._log_message(view)), len(self.events), False, note)
         else:
+            note = self._take_fallback_note()
             text = self.builder.user_message(
-                view,
-                feed=self.builder.feed_lines(view.events),
-                game=True,
-                previous_fallback=self._take_fallback_note(),
+                view, feed=self.builder.feed_lines(view.events), game=True, previous_fallback=note
             )
-            turn = _Turn([], self._user(text), len(self.events), False)
+            turn = _Turn([], self._user(text), len(self.events), False, note)
         self._turn = turn
         self.compacted = turn.compacted
         return [*turn.prefix, turn.user]
@@ -177,6 +177,35 @@ class Transcript:
         """The pending request was not sent (e.g. the decision had one option)."""
         self._turn = None
 
+    def compact_to(
+        self, view: SeatView, budget: int | None = None
+    ) -> tuple[list[Message], int] | None:
+        """Redo the pending turn as a compacted conversation (the game message, the public
+        record of the older events, the recent ones) fitting ``budget`` tokens with the system
+        prompt — by default half of the pending request as counted (or of ``context_tokens`` when
+        smaller): the server refused the request as longer than the model's context.  Returns the
+        new messages and the budget, or ``None`` when compaction does not make the request
+        shorter.  The seat's budget for later turns is unchanged."""
+        turn = self._turn
+        if turn is None:
+            raise RuntimeError("compact_to() without a pending turn()")
+        before = [*turn.prefix, turn.user]
+        used = self._used(before)
+        if budget is None:
+            budget = max(1, min(used, self.context_tokens or used) // 2)
+        saved = self.context_tokens
+        self.context_tokens = budget
+        try:
+            user = self._user(self._compacted_message(view, turn.note))
+        finally:
+            self.context_tokens = saved
+        if self._used([user]) >= used:
+            return None
+        self.compactions += int(not turn.compacted)
+        self._turn = _Turn([], user, len(self.events), True, turn.note)
+        self.compacted = True
+        return [user], budget
+
     # ----------------------------------------------------------------- policies
 
     def _user(self, text: str) -> Message:
@@ -197,15 +226,19 @@ class Transcript:
         )
         user = self._user(text)
         if self._fits([*self.history, user]):
-            return _Turn(list(self.history), user, len(self.events), False)
+            return _Turn(list(self.history), user, len(self.events), False, note)
         self.compactions += 1
-        return _Turn([], self._user(self._compacted_message(view, note)), len(self.events), True)
+        compacted = self._user(self._compacted_message(view, note))
+        return _Turn([], compacted, len(self.events), True, note)
+
+    def _used(self, messages: Sequence[Message]) -> int:
+        """Counted tokens of a request: the system prompt and ``messages``."""
+        return self.tokens(self.system()) + sum(self.tokens(m["content"]) + 4 for m in messages)
 
     def _fits(self, messages: Sequence[Message]) -> bool:
         if self.context_tokens is None:
             return True
-        used = self.tokens(self.system()) + sum(self.tokens(m["content"]) + 4 for m in messages)
-        return used + self.reserve_tokens <= self.context_tokens
+        return self._used(messages) + self.reserve_tokens <= self.context_tokens
 
     def _with_record(self, view: SeatView, recent: int, note: str | None) -> str:
         """Game message, public record of all but the last ``recent`` events, those verbatim."""

@@ -54,6 +54,8 @@ def decision_header(
 ) -> str:
     m = _module(locale)
     ctx_names = {k: names[v] for k, v in context.items() if k in SEAT_FIELDS}
+    seat = view.pending.seat if view.pending is not None else view.viewer
+    who = None if seat == view.viewer else names[seat]  # someone else's decision
     return str(
-        m.header(kind=kind, c=context, n=ctx_names, you=view.viewer, pending=view.pending)
+        m.header(kind=kind, c=context, n=ctx_names, you=view.viewer, pending=view.pending, who=who)
     ).strip()

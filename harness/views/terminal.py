@@ -24,11 +24,20 @@ from rich.text import Text
 
 from harness.paths import PROMPTS_DIR
 
-__all__ = ["TableDiff", "colored", "options_panel", "seat_rows", "seat_table", "words"]
+__all__ = [
+    "TableDiff",
+    "colored",
+    "compact_for",
+    "options_panel",
+    "seat_rows",
+    "seat_table",
+    "words",
+]
 
 RED_SUIT = re.compile(r"[♥♦](?:10|[2-9JQKA])?")
 BLACK_SUIT = re.compile(r"[♠♣](?:10|[2-9JQKA])?")
 HEARTS = re.compile(r"♥")
+SUIT_RANK = re.compile(r" [♠♥♦♣](?:10|[2-9JQKA])")
 
 
 @lru_cache(maxsize=4)
@@ -77,27 +86,59 @@ def seat_rows(ctx: dict[str, Any]) -> list[tuple[str, ...]]:
     return rows
 
 
+COMPACT_WIDTH = 100  # below this many columns (or 40 lines) the table and options are compact
+COMPACT_HEIGHT = 40
+
+
+def compact_for(width: int, height: int) -> bool:
+    """True for a small terminal (80 × 24): the seat table keeps every header and cell whole by
+    folding cells and drawing ♥ as numbers, and the options panel drops the card effects and
+    the goal so the table stays on screen above the prompt."""
+    return width < COMPACT_WIDTH or height < COMPACT_HEIGHT
+
+
 def seat_table(
-    ctx: dict[str, Any], only: Sequence[int] | None = None, title: str | None = None
+    ctx: dict[str, Any],
+    only: Sequence[int] | None = None,
+    title: str | None = None,
+    compact: bool = False,
 ) -> Table:
     """The seats as a table (``only``: just those seats' rows)."""
     w = words(ctx["locale"])
-    table = Table(box=box.SIMPLE_HEAVY, title=title, title_justify="left", pad_edge=False)
+    table = Table(
+        box=None if compact else box.SIMPLE_HEAVY,
+        header_style="bold underline" if compact else "table.header",
+        title=title,
+        title_justify="left",
+        pad_edge=False,
+        padding=(0, 1, 0, 0) if compact else (0, 1),
+        show_edge=not compact,
+    )
     for i, col in enumerate(w.columns):
-        table.add_column(col, justify="right" if i in (3, 4) else "left", no_wrap=i in (0, 2))
+        table.add_column(
+            col,
+            justify="right" if i in (3, 4) else "left",
+            no_wrap=i in (0, 2) and not compact,
+            overflow="fold",  # a cell too wide for its column wraps, never ends in "…"
+        )
     turn = ctx["table"]["turn"]
     deciding = ctx["decision"]["seat"] if ctx["decision"] else None
     for s, cells in zip(ctx["seats"], seat_rows(ctx), strict=True):
         if only is not None and s["seat"] not in only:
             continue
+        if compact:  # "*" marks you; in-play cards and the weapon without suit and rank
+            name = s["name"] + ("*" if s["you"] else "")
+            cells = (name, *cells[1:5], SUIT_RANK.sub("", cells[5]), SUIT_RANK.sub("", cells[6]),
+                     *cells[7:])  # fmt: skip
         marker = "▶ " if s["seat"] == turn else ("… " if s["seat"] == deciding else "  ")
         style = "dim" if not s["alive"] else ("bold" if s["you"] else "")
         name = Text(marker + cells[0], style=style + (" yellow" if s["seat"] == turn else ""))
         role = Text(cells[8], style="magenta" if s["role_name"] else "dim")
+        hp = Text(cells[2], style="red" if s["alive"] else "dim") if compact else _hp(s)
         table.add_row(
             name,
             Text(cells[1], style=style),
-            _hp(s),
+            hp,
             cells[3],
             cells[4],
             colored(cells[5]),
@@ -108,15 +149,29 @@ def seat_table(
     return table
 
 
-def options_panel(ctx: dict[str, Any]) -> Panel:
-    """The seat's hand, what it knows and the decision with its numbered options."""
+def options_panel(ctx: dict[str, Any], compact: bool = False) -> Panel | Group:
+    """The seat's hand, what it knows and the decision with its numbered options (``compact``:
+    no border, the round line inside, the hand in one paragraph without card effects, no deck
+    line)."""
     w = words(ctx["locale"])
     t = ctx["table"]
-    parts: list[Any] = [Text(w.who(ctx["you"], t["mode"]), style="italic")]
+    d = ctx["decision"]
     hand = ctx["hand"]
-    parts.append(Text(f"{w.your_hand} ({len(hand)}):" + ("" if hand else f" {w.empty}"), "bold"))
-    for c in hand:
-        parts.append(colored(f"  • {c['label']}").append(f" — {c['effect']}", style="dim"))
+    parts: list[Any] = []
+    if compact:  # the round line, then who you are and your hand in one paragraph
+        parts.append(colored(w.header(t, d), "bold"))
+        you = ctx["you"]
+        cards = ", ".join(c["label"] for c in hand) if hand else w.empty
+        line = Text(f"{you['name']}, {you['role_name']} · ", style="italic")
+        line.append(f"{w.your_hand} ({len(hand)}): ", "bold").append_text(colored(cards))
+        parts.append(line)
+    else:
+        parts.append(Text(w.who(ctx["you"], t["mode"]), style="italic"))
+        parts.append(
+            Text(f"{w.your_hand} ({len(hand)}):" + ("" if hand else f" {w.empty}"), "bold")
+        )
+        for c in hand:
+            parts.append(colored(f"  • {c['label']}").append(f" — {c['effect']}", style="dim"))
     known = [w.knowledge(k) for k in ctx["knowledge"]]
     if ctx["known_deck_top"]:
         known.append(w.deck_top(ctx["known_deck_top"]))
@@ -125,7 +180,6 @@ def options_panel(ctx: dict[str, Any]) -> Panel:
     if known:
         parts.append(Text(f"{w.you_know}:", "bold"))
         parts += [colored(f"  • {k}") for k in known]
-    d = ctx["decision"]
     if d is not None:
         parts.append(colored(d["header"], "bold cyan"))
         for o in d["options"]:
@@ -134,6 +188,8 @@ def options_panel(ctx: dict[str, Any]) -> Panel:
                     colored(o["label"])
                 )
             )
+    if compact:
+        return Group(*parts)
     return Panel(Group(*parts), title=w.header(t, d), subtitle=colored(w.table_line(t)))
 
 

@@ -5,6 +5,10 @@
 ``/api/library/<locale>`` gives the library of cards, characters and the rules (``rules_md/``).
 ``/ws`` carries everything else: each text frame is one message of :mod:`.protocol`, answered on
 that connection only; pushes are frames of :mod:`.frames` and room updates.
+
+Every request passes :mod:`.origins` (``Host``, and a WebSocket's ``Origin``) and gets the headers
+of :mod:`.headers`; each connection's messages are handled one at a time within the budgets of
+:mod:`.limits`, letting the other connections run after each one.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
@@ -28,14 +33,31 @@ from harness.views.names import LOCALES, mode_name
 from . import protocol as p
 from .config import WebConfig
 from .connection import Connection
+from .headers import SecurityHeaders
+from .limits import RATE_LIMITED
+from .origins import OriginGuard, OriginPolicy
 from .registry import Registry
-from .rooms import Room, RoomError
+from .rooms import Room, RoomError, one_seat
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+INTERNAL = "internal"  # the ``code`` of the error frame for a message the server failed on
+REBUILDING = (p.SetLocale, p.Join, p.Watch)  # messages that send a whole view
+ATTEMPTS = (p.Join, p.Watch)  # messages that fail on a wrong code or token (rate-limited)
+
+log = logging.getLogger(__name__)
 
 
-def create_app(config: WebConfig | None = None, *, registry: Registry | None = None) -> FastAPI:
+def create_app(
+    config: WebConfig | None = None,
+    *,
+    registry: Registry | None = None,
+    listen_host: str = "127.0.0.1",
+) -> FastAPI:
+    """The table's app; ``listen_host`` is the address the server listens on (a ``Host`` it
+    answers to, besides IP addresses, ``localhost`` and the config's ``allow_hosts``)."""
     reg = registry or Registry(config)
+    cfg = reg.config
+    policy = OriginPolicy(listen_host, cfg.allow_hosts, cfg.allow_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -45,8 +67,11 @@ def create_app(config: WebConfig | None = None, *, registry: Registry | None = N
         finally:
             await reg.aclose()
 
-    app = FastAPI(title="BangArena table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="BangArena table", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)  # fmt: skip
     app.state.registry = reg
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(OriginGuard, policy=policy)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -75,27 +100,73 @@ def create_app(config: WebConfig | None = None, *, registry: Registry | None = N
 
     @app.websocket("/ws")
     async def table_socket(socket: WebSocket) -> None:
-        await socket.accept()
-        conn = Connection(socket)
-        writer = asyncio.create_task(conn.writer())
+        address = socket.client.host if socket.client is not None else ""
+        if not reg.addresses.connect(address):
+            await socket.close(code=1008)  # before accept: HTTP 403
+            return
         try:
-            while not conn.closed:
-                text = await _receive(socket)
-                if text is None:
-                    break
-                try:
-                    handle(reg, conn, p.parse_message(text))
-                except (p.BadMessage, RoomError) as e:
-                    conn.send(p.error_frame(e.code, str(e)))
-        except WebSocketDisconnect:
-            pass
+            await socket.accept()
+            await _serve(reg, socket, Connection(socket, address=address, limits=reg.limits))
         finally:
-            if conn.room is not None:
-                conn.room.detach(conn)
-            conn.close()
-            await writer
+            reg.addresses.disconnect(address)
 
     return app
+
+
+async def _serve(reg: Registry, socket: WebSocket, conn: Connection) -> None:
+    """Read and handle ``conn``'s messages until it closes."""
+    writer = asyncio.create_task(conn.writer())
+    try:
+        while not conn.closed:
+            text = await _receive(socket)
+            if text is None:
+                break
+            receive_one(reg, conn, text)
+            await asyncio.sleep(0)  # the other connections run between two messages of this one
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn.room is not None:
+            conn.room.detach(conn)
+        conn.close()
+        await writer
+
+
+def receive_one(reg: Registry, conn: Connection, text: str | bytes) -> None:
+    """Handle one text frame of ``conn`` within its budgets; every failure is an error frame."""
+    if not conn.messages.take():  # dropped; the client hears it at most once a second
+        if conn.refusals.take():
+            conn.send(p.error_frame(RATE_LIMITED, "too many messages: slow down"))
+        return
+    kind = "message"
+    try:
+        m = p.parse_message(text)
+        kind = m.type
+        if isinstance(m, REBUILDING) and not conn.rebuilds.take():
+            raise RoomError(RATE_LIMITED, f"too many '{kind}' messages: slow down")
+        if isinstance(m, ATTEMPTS):
+            _attempt(reg, conn, m)
+        else:
+            handle(reg, conn, m)
+    except (p.BadMessage, RoomError) as e:
+        conn.send(p.error_frame(e.code, str(e)))
+    except Exception:  # a server bug: logged; the connection and the table go on
+        log.exception("a %r message could not be handled", kind)
+        conn.send(p.error_frame(INTERNAL, "the server could not handle that message"))
+
+
+def _attempt(reg: Registry, conn: Connection, m: p.Join | p.Watch) -> None:
+    """A ``join`` or ``watch``: refused at once while the connection's or its address's failed
+    attempts are over budget; a failure spends from both."""
+    by_address = reg.addresses.failures(conn.address)
+    if not (conn.failures.ready() and by_address.ready()):
+        raise RoomError(RATE_LIMITED, "too many failed attempts to join or watch: wait a little")
+    try:
+        handle(reg, conn, m)
+    except RoomError:
+        conn.failures.spend()
+        by_address.spend()
+        raise
 
 
 async def _receive(socket: WebSocket) -> str | bytes | None:
@@ -153,10 +224,11 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
     elif isinstance(m, p.SetLocale):
         conn.locale = m.locale
         if conn.room is not None:
-            conn.room.send_all(conn)
+            reg.rebuilds.request(conn)
     elif isinstance(m, p.Create):
+        one_seat(conn)
         conn.locale = m.locale
-        room = reg.create(m.settings)
+        room = reg.create(m.settings, conn)
         _joined(conn, room, room.join(conn, m.name))
         if m.play:
             room.start()
@@ -178,7 +250,7 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
             room = reg.get(m.code)
             room.watch(conn)
         else:
-            room = reg.create(m.settings)
+            room = reg.create(m.settings, conn)
             room.watch(conn)
             _joined(conn, room, None)
             room.start()
@@ -189,7 +261,10 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
     elif isinstance(m, p.Signal):
         _room(conn).signal(conn, m)
     elif isinstance(m, p.Leave):
-        _room(conn).leave(conn)
+        room, held = _room(conn), conn.held
+        room.leave(conn)
+        if held is not None and held[0] is not room:  # the seat it left from another room
+            held[0].release(held[1])
         conn.send({"type": "left", "reason": "left"})
     elif isinstance(m, p.HOST_MESSAGES):
         room = _room(conn)

@@ -18,6 +18,12 @@ run); ``spending`` caps its totals for the whole server, across restarts with th
         model: {provider: openai, model: gpt-4o-mini}
     providers: {openai: {concurrency: 4}}
     spending: {max_usd: 5.0, max_tokens: 2000000}
+    allow_origins: ["https://table.example.org"]   # pages besides the served one
+    allow_hosts: ["table.example.org"]             # Host names besides the listen address
+    limits: {rooms_per_address: 10, lobby_idle_s: 60}   # harness.web.limits.WebLimits
+
+Model seats always run under a spending cap: without ``spending`` the server applies
+:func:`harness.web.spending.server_caps`' default and says so at start.
 """
 
 from __future__ import annotations
@@ -41,6 +47,9 @@ from harness.league.config import (
 )
 from harness.paths import RESULTS_DIR
 
+from .limits import WebLimits
+from .origins import normal_origin
+
 __all__ = ["ConfigError", "WebConfig", "load_web_config"]
 
 
@@ -54,8 +63,27 @@ class WebConfig(BaseModel):
     retry_budget: int = Field(default=4, ge=0)
     providers: dict[str, ProviderLimits] = Field(default_factory=dict)
     spending: SpendingCaps = Field(default_factory=SpendingCaps)
+    allow_origins: list[str] = Field(default_factory=list)
+    allow_hosts: list[str] = Field(default_factory=list)
+    limits: WebLimits = Field(default_factory=WebLimits)
 
     _unique_names = field_validator("players")(unique_player_names)
+
+    @field_validator("allow_origins")
+    @classmethod
+    def _origins(cls, v: list[str]) -> list[str]:
+        for o in v:
+            if normal_origin(o) is None:
+                raise ValueError(f"{o[:80]!r} is not an origin like https://host[:port]")
+        return v
+
+    @field_validator("allow_hosts")
+    @classmethod
+    def _hosts(cls, v: list[str]) -> list[str]:
+        for h in v:
+            if not h or any(c in h for c in "/ @?#"):
+                raise ValueError(f"{h[:80]!r} is not a host name like table.example.org")
+        return v
 
     @property
     def run_dir(self) -> Path:
@@ -85,6 +113,17 @@ class WebConfig(BaseModel):
 
 def parse_web_config(data: Any, source: str = "config") -> WebConfig:
     return parse_settings(WebConfig, {} if data is None else data, source)
+
+
+def with_allowed(config: WebConfig, origins: list[str], hosts: list[str]) -> WebConfig:
+    """``config`` with more allowed origins and hosts (``serve --allow-origin/--allow-host``),
+    checked like the config's own (:class:`ConfigError`, one line)."""
+    if not origins and not hosts:
+        return config
+    data = config.model_dump()
+    data["allow_origins"] = [*config.allow_origins, *origins]
+    data["allow_hosts"] = [*config.allow_hosts, *hosts]
+    return parse_web_config(data, "--allow-origin/--allow-host")
 
 
 def load_web_config(path: str | Path | None) -> WebConfig:

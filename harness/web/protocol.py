@@ -2,20 +2,25 @@
 
 Every text frame is parsed with :func:`parse_message`; anything that is not exactly one of these
 messages (malformed JSON, an unknown ``type``, a missing or extra field, a value out of range, a
-frame over :data:`MAX_FRAME_BYTES`) becomes a :class:`BadMessage` with one readable line, which is
-sent to that connection only.
+frame over :data:`MAX_FRAME_BYTES`, JSON nested deeper than :data:`MAX_JSON_DEPTH`, a refused
+name) becomes a :class:`BadMessage` with one readable line, which is sent to that connection only.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import PydanticCustomError
 
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 
+from .person_names import BAD_NAME, NameRefused, person_name
+
 MAX_FRAME_BYTES = 4096
+MAX_JSON_DEPTH = 16  # no message nests deeper than 3; the cheap scan below refuses the rest
 
 Mode = Literal["classic", "partners", "double_agent", "old_classic"]
 Speed = Literal["slow", "normal", "fast"]
@@ -37,7 +42,16 @@ REACTIONS: dict[str, str] = {
     "suspect": "🤔",
     "gg": "GG",
 }
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f\x7f<>]+$")]
+
+
+def _name(raw: str) -> str:
+    try:
+        return person_name(raw)
+    except NameRefused as e:
+        raise PydanticCustomError(BAD_NAME, str(e)) from None
+
+
+Name = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_name)]
 Code = Annotated[str, Field(min_length=4, max_length=8, pattern=r"^[A-Za-z0-9]+$")]
 Token = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 SeatIndex = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
@@ -186,9 +200,11 @@ def parse_message(text: str | bytes) -> Any:
         raise BadMessage("bad_frame", "binary frames are not accepted; send JSON text")
     if len(text.encode("utf-8", "replace")) > MAX_FRAME_BYTES:
         raise BadMessage("too_large", f"a message may be at most {MAX_FRAME_BYTES} bytes")
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise BadMessage("bad_json", f"JSON may nest at most {MAX_JSON_DEPTH} levels")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadMessage("bad_json", "not valid JSON") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise BadMessage("bad_message", "a message is a JSON object with a string 'type'")
@@ -197,11 +213,31 @@ def parse_message(text: str | bytes) -> Any:
     except ValidationError as e:
         err = e.errors()[0]
         loc = ".".join(str(p) for p in err["loc"][1:]) or "message"
+        if err["type"] == BAD_NAME:
+            raise BadMessage(BAD_NAME, f"{data['type'][:32]}: {loc}: {err['msg']}") from None
         if err["type"] == "union_tag_invalid":
             raise BadMessage(
                 "unknown_type", f"unknown message type {data['type'][:32]!r}"
             ) from None
         raise BadMessage("bad_message", f"{data['type'][:32]}: {loc}: {err['msg']}") from None
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of ``text`` nest, outside JSON strings (an upper bound for broken
+    JSON; cheap: messages with few brackets are not scanned)."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return 0
+    depth = deepest = 0
+    for ch in _STRINGS.sub("", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

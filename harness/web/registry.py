@@ -1,6 +1,7 @@
-"""All rooms of one server, with what they share: the config, the run folder, model seats and the
-housekeeping loop (the host role passes on after :data:`HOST_GRACE_S`; rooms nobody has been
-connected to for ``idle_seconds`` are closed)."""
+"""All rooms of one server, with what they share: the config, the run folder, model seats, the
+per-address counters (:mod:`.limits`) and the housekeeping loop (the host role passes on after
+:data:`HOST_GRACE_S`; rooms nobody is connected to are closed after the config's ``limits``
+``lobby_idle_s`` or ``game_idle_s``)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,18 @@ from harness.engine import Game
 from harness.records import RunStore
 
 from .config import WebConfig
+from .connection import Connection
+from .limits import Addresses
 from .protocol import TableSettings
+from .rebuilds import Rebuilds
 from .rooms import Room, RoomError
-from .spending import NOTICE_CODE, SpendingGuard
+from .spending import NOTICE_CODE, SpendingGuard, server_caps
 
 log = logging.getLogger(__name__)
 
 HOST_GRACE_S = 30.0
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 5
-MAX_ROOMS = 1000
 PAUSES = {"slow": 2.0, "normal": 1.0, "fast": 0.3}  # seconds before a bot's move
 
 
@@ -37,31 +40,57 @@ class Registry:
         config: WebConfig | None = None,
         *,
         pauses: dict[str, float] | None = None,
-        idle_seconds: float = 600.0,
         host_grace: float = HOST_GRACE_S,
         seed: Callable[[], int] | None = None,
     ) -> None:
         self.config = config or WebConfig()
         self.pauses = {**PAUSES, **(pauses or {})}
-        self.idle_seconds = idle_seconds
+        self.limits = self.config.limits
+        self.addresses = Addresses(self.limits)
+        self.rebuilds = Rebuilds()
         self.host_grace = host_grace
         self.store = RunStore(self.config.run_dir)
         self.rooms: dict[str, Room] = {}
         self._seed = seed or (lambda: secrets.randbelow(2**31))
         self._model_seats: Any = None
-        self.spending = SpendingGuard(self.config.spending, self._spending_notice)
+        # the caps with their dollar part are settled in start() (the price look-up is slow)
+        self.spending = SpendingGuard(server_caps(self.config, prices=False), self._spending_notice)
         self._ids: set[str] = set()
         self._task: asyncio.Task[None] | None = None
 
     # ----------------------------------------------------------------- rooms
-    def create(self, settings: TableSettings) -> Room:
-        if len(self.rooms) >= MAX_ROOMS:
+    def create(self, settings: TableSettings, creator: Connection | None = None) -> Room:
+        lim = self.limits
+        if len(self.rooms) >= lim.max_rooms:
             raise RoomError("busy", "the server has no room for another table")
+        if creator is not None:
+            mine = sum(1 for r in self.rooms.values() if r.creator is creator)
+            if mine >= lim.rooms_per_connection:
+                raise RoomError("too_many_rooms", f"a window may have {lim.rooms_per_connection} "
+                                "open rooms; leave one first")  # fmt: skip
+            here = sum(1 for r in self.rooms.values() if r.creator_address == creator.address)
+            if creator.address and here >= lim.rooms_per_address:
+                raise RoomError("too_many_rooms", f"an address may have {lim.rooms_per_address} "
+                                "open rooms; leave one first")  # fmt: skip
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        while code in self.rooms:
+        while code in self.rooms:  # 32**5 codes for at most max_rooms rooms: ends at once
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        room = self.rooms[code] = Room(code, settings, self)
+        room = self.rooms[code] = Room(code, settings, self, creator)
         return room
+
+    def check_seats(self, address: str) -> None:
+        """Refuse another person's seat for ``address`` when it holds its limit already."""
+        if not address:
+            return
+        n = sum(
+            1
+            for r in self.rooms.values()
+            for s in r.slots
+            if s.kind == "person" and s.address == address
+        )
+        if n >= self.limits.seats_per_address:
+            raise RoomError("too_many_seats", f"an address may hold {self.limits.seats_per_address}"
+                            " seats")  # fmt: skip
 
     def get(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -156,6 +185,8 @@ class Registry:
     async def start(self) -> None:
         try:
             await asyncio.to_thread(self.check_models)
+            if self.config.model_players():
+                self.spending.caps = await asyncio.to_thread(server_caps, self.config)
         except Exception as e:  # the table still works with bots; the seat's start will say why
             log.warning("model seats unavailable: %s", e)
         self._task = asyncio.get_running_loop().create_task(self._housekeeping())
@@ -169,16 +200,24 @@ class Registry:
         for code, room in list(self.rooms.items()):
             room.check_host(now, self.host_grace)
             # a table of bots only is closed as soon as nobody watches it
-            idle = self.idle_seconds if room.has_people else 0.0
+            if not room.has_people:
+                idle = 0.0
+            elif room.playing:
+                idle = self.limits.game_idle_s
+            else:
+                idle = self.limits.lobby_idle_s
             if not room.connections() and now - room.idle_since >= idle:
                 del self.rooms[code]
+                room.closed = True
                 asyncio.get_running_loop().create_task(room.close())
+        self.addresses.prune()
 
     async def aclose(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        await self.rebuilds.aclose()
         for room in list(self.rooms.values()):
             await room.close()
         self.rooms.clear()

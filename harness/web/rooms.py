@@ -55,11 +55,32 @@ class Slot:
     token: str | None = None
     conns: set[Connection] = field(default_factory=set)
     gone_since: float = 0.0
+    address: str = ""  # a person's client address when they took the seat
+
+
+def one_seat(conn: Connection, token: str | None = None) -> None:
+    """A connection holds at most one seat: refused while the seat it took (other than the seat
+    of ``token``) is still its own."""
+    held = conn.held
+    if held is None or not held[0].holds(held[1]):
+        return
+    if token is not None and secrets.compare_digest(held[1], token):
+        return
+    raise RoomError("already_seated", "this window holds a seat already: leave it first (← Back)")
 
 
 class Room:
-    def __init__(self, code: str, settings: TableSettings, registry: Registry) -> None:
+    def __init__(
+        self,
+        code: str,
+        settings: TableSettings,
+        registry: Registry,
+        creator: Connection | None = None,
+    ) -> None:
         self.code = code
+        self.creator = creator  # the connection that created the room (per-client room limits)
+        self.creator_address = creator.address if creator is not None else ""
+        self.closed = False
         self.settings = settings
         self.speed = settings.speed
         self.registry = registry
@@ -70,6 +91,9 @@ class Room:
         self.games = 0
         self.idle_since = time.monotonic()
         self._names: dict[str, list[str]] = {}
+        # the view frames of the game's current state (see send_view)
+        self._views: dict[tuple[int | None, int, str, bool], dict[str, Any]] = {}
+        self._view_state: tuple[Any, ...] = ()
 
     # ------------------------------------------------------------------ facts
     @property
@@ -108,13 +132,27 @@ class Room:
 
     def _changed(self) -> None:
         self._names.clear()
+        self._views.clear()
 
     def _unique_name(self, name: str) -> str:
-        taken = {s.name for s in self.slots if s.kind == "person"}
-        base, k = name.strip(), 2
-        while name in taken or name.strip() != name or not name:
-            name, k = f"{base[:20]} ({k})", k + 1
-        return name
+        """``name``, or "name (k)" when a person here already has it (a checked name: see
+        :func:`harness.web.person_names.person_name`).  At most ``len(slots) - 1`` names are
+        taken, so one of the ``len(slots)`` candidates is free."""
+        taken = {s.name.casefold() for s in self.slots if s.kind == "person"}
+        if name.casefold() not in taken:
+            return name
+        for k in range(2, len(self.slots) + 2):
+            candidate = f"{name[:20]} ({k})"
+            if candidate.casefold() not in taken:
+                return candidate
+        raise RoomError("room_full", f"room {self.code} is full")  # pragma: no cover
+
+    def holds(self, token: str) -> bool:
+        """Whether ``token`` still holds a person's seat in this (open) room."""
+        return not self.closed and any(
+            s.kind == "person" and s.token is not None and secrets.compare_digest(s.token, token)
+            for s in self.slots
+        )
 
     # ------------------------------------------------------- people and seats
     def join(self, conn: Connection, name: str) -> str:
@@ -125,14 +163,18 @@ class Room:
         free = [i for i, s in enumerate(self.slots) if s.kind == "empty"]
         if not free:
             raise RoomError("room_full", f"room {self.code} is full")
+        one_seat(conn)
+        self.registry.check_seats(conn.address)
         seat = free[0]
         name = self._unique_name(name)
-        self.slots[seat] = Slot("person", name, name, secrets.token_urlsafe(18))
+        token = secrets.token_urlsafe(18)
+        self.slots[seat] = Slot("person", name, name, token, address=conn.address)
         self._changed()
         if self.host is None or self.slots[self.host].kind != "person":
             self.host = seat
         self._attach(conn, seat)
-        return self.slots[seat].token or ""
+        conn.held = (self, token)
+        return token
 
     def rejoin(self, conn: Connection, token: str) -> int:
         """Take back the seat that ``token`` holds (a reload or a new connection)."""
@@ -142,11 +184,16 @@ class Room:
                 and s.token is not None
                 and secrets.compare_digest(s.token, token)
             ):
+                one_seat(conn, s.token)
                 self._attach(conn, i)
+                conn.held = (self, s.token)
                 return i
         raise RoomError("bad_token", "that seat token is not valid in this room")
 
     def watch(self, conn: Connection) -> None:
+        limit = self.registry.limits.spectators_per_room
+        if conn not in self.spectators and len(self.spectators) >= limit:
+            raise RoomError("too_many_spectators", f"room {self.code} has {limit} spectators")
         self._detach_elsewhere(conn)
         conn.room, conn.seat, conn.seen = self, None, 0
         self.spectators.add(conn)
@@ -169,6 +216,7 @@ class Room:
         self.idle_since = time.monotonic()
         if self.match is not None:
             self.match.seats[seat].set_connected(True)
+        self._ensure_host()
 
     def detach(self, conn: Connection) -> None:
         """``conn`` is gone (closed socket, or it moved to another room)."""
@@ -191,16 +239,36 @@ class Room:
     def leave(self, conn: Connection) -> None:
         """A person leaves the room for good (← Back): before a game their seat is freed, during
         one the bot takes it over."""
-        seat = conn.seat
+        seat, held = conn.seat, conn.held
         if seat is not None and self.slots[seat].kind == "person":
-            if self.playing:
-                self._to_bot(seat, "bot")
-            else:
-                self.slots[seat] = Slot()
-                self._changed()
-            if self.host == seat:
-                self.host = self._next_host(exclude=seat)
+            self._release(seat)
+        elif held is not None and held[0] is self:  # it left its seat to watch this room
+            self.release(held[1])
+        conn.held = None
         self.detach(conn)
+
+    def release(self, token: str) -> None:
+        """The seat ``token`` holds is given up (its connection left it from another room)."""
+        for i, s in enumerate(self.slots):
+            if (
+                s.kind == "person"
+                and s.token is not None
+                and secrets.compare_digest(s.token, token)
+            ):
+                if not self.playing:
+                    self._evict(i)
+                self._release(i)
+                self.broadcast_room()
+                return
+
+    def _release(self, seat: int) -> None:
+        if self.playing:
+            self._to_bot(seat, "bot")
+        else:
+            self.slots[seat] = Slot()
+            self._changed()
+        if self.host == seat:
+            self.host = self._next_host(exclude=seat)
 
     def _next_host(self, exclude: int | None = None) -> int | None:
         for i, s in enumerate(self.slots):
@@ -208,9 +276,23 @@ class Room:
                 return i
         return None
 
+    def _ensure_host(self) -> None:
+        """A room without a host (or whose host seat is no longer a person's) gets a connected
+        person as host as soon as there is one."""
+        if self.host is None or self.slots[self.host].kind != "person":
+            nxt = self._next_host()
+            if nxt is not None:
+                self.host = nxt
+
     def check_host(self, now: float, grace: float) -> bool:
-        """Pass the host role on when the host has been gone ``grace`` seconds."""
-        if self.host is None:
+        """Pass the host role on when the host has been gone ``grace`` seconds (at once when
+        the room has no host)."""
+        if self.host is None or self.slots[self.host].kind != "person":
+            before = self.host
+            self._ensure_host()
+            if self.host != before:
+                self.broadcast_room()
+                return True
             return False
         slot = self.slots[self.host]
         if slot.kind == "person" and (slot.conns or now - slot.gone_since < grace):
@@ -443,16 +525,26 @@ class Room:
 
     # ------------------------------------------------------------- broadcasts
     def send_view(self, conn: Connection) -> None:
+        """Send ``conn`` its seat's view since its last one.  Views are built once per state of
+        the game: connections of the same seat (spectators: the public view), feed position,
+        language and question get the same frame (its timer read now)."""
         match = self.match
         if match is None:
             return
-        frame = view_frame(
-            match.game, conn.seat, conn.seen, self.names(conn.locale), conn.locale,
-            decision=match.decision_no, timer=match.timer(), action_at=match.action_at,
-            ask=conn.seat is not None and match.asks(conn.seat),
-        )  # fmt: skip
+        state = (match, match.decision_no, len(match.game.events), match.action_at)
+        if state != self._view_state:
+            self._views.clear()
+            self._view_state = state
+        ask = conn.seat is not None and match.asks(conn.seat)
+        key = (conn.seat, conn.seen, conn.locale, ask)
+        frame = self._views.get(key)
+        if frame is None:
+            frame = self._views[key] = view_frame(
+                match.game, conn.seat, conn.seen, self.names(conn.locale), conn.locale,
+                decision=match.decision_no, timer=None, action_at=match.action_at, ask=ask,
+            )  # fmt: skip
         conn.seen = frame["events"]
-        conn.send(frame)
+        conn.send({**frame, "timer": match.timer()})
 
     def broadcast_views(self) -> None:
         for c in self.connections():
@@ -503,6 +595,7 @@ class Room:
                                      self.match.summary()))  # fmt: skip
 
     async def close(self) -> None:
+        self.closed = True
         if self.match is not None and self.match.task is not None:
             self.match.task.cancel()
             await asyncio.gather(self.match.task, return_exceptions=True)

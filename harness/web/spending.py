@@ -9,6 +9,11 @@ When a cap is reached no further model call is sent (calls already in flight end
 counted), every model seat plays on with its bot, its decisions recorded as fallbacks of reason
 ``spending_cap``, tables with a model seat hear a one-line notice, and no new table can seat a
 model.
+
+Model seats always run under a cap: a config without ``spending`` gets :func:`server_caps`'
+default — :data:`DEFAULT_MAX_USD` dollars when every model player's price is known (config
+``price`` or LiteLLM's map), and :data:`DEFAULT_MAX_TOKENS` tokens in any case — stated in one line
+when the server starts (:func:`caps_line`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ if TYPE_CHECKING:
 
     from .config import WebConfig
 
+DEFAULT_MAX_USD = 1.0
+DEFAULT_MAX_TOKENS = 1_000_000
 NOTICE_CODE = "spending_cap"  # the ``code`` of the notice frame and of a refused model seat
 AFTER = "model seats play on with their bots"
 AGAIN = "raise 'spending' in the server's config and restart it to seat models again"
@@ -64,6 +71,38 @@ class SpendingGuard:
         if self.reason is None:
             return None
         return f"no model seats on this server: {self.reason.removesuffix(': ' + AFTER)}; {AGAIN}"
+
+
+def _priced(config: WebConfig) -> bool:
+    for p in config.model_players().values():
+        if p.model is None:  # an external agent: no model calls of the server's
+            continue
+        if p.model.price_book().price(p.model.model, p.model.provider) is None:
+            return False
+    return True
+
+
+def server_caps(config: WebConfig, *, prices: bool = True) -> SpendingCaps:
+    """The caps model seats run under: the config's, or the default (its dollar part only when
+    every model's price is known; ``prices=False`` skips the price look-up: tokens only)."""
+    if config.spending.max_usd is not None or config.spending.max_tokens is not None:
+        return config.spending
+    usd = DEFAULT_MAX_USD if prices and _priced(config) else None
+    return SpendingCaps(max_usd=usd, max_tokens=DEFAULT_MAX_TOKENS)
+
+
+def caps_line(config: WebConfig, caps: SpendingCaps) -> str:
+    """One line for the start of ``serve``: the caps and where they come from."""
+    parts = []
+    if caps.max_usd is not None:
+        parts.append(f"${caps.max_usd:,.2f}")
+    if caps.max_tokens is not None:
+        parts.append(f"{caps.max_tokens:,} tokens")
+    where = (
+        "config 'spending'" if caps is config.spending else "default; set 'spending' in the config"
+    )
+    return (f"spending cap for model seats: {' or '.join(parts)} in {config.run_dir} ({where}); "
+            f"then {AFTER}")  # fmt: skip
 
 
 def check_prices(config: WebConfig) -> None:

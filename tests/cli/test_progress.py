@@ -81,3 +81,23 @@ def test_balance_ends_with_one_short_json_line_and_keeps_every_figure_in_a_file(
     # not a terminal: the progress is a plain line on stderr, never on stdout
     assert "balance: 15/15 games (100.0 %) · done in" in captured.err
     assert "done in" not in captured.out
+
+
+def test_the_heartbeat_prints_while_no_unit_ends() -> None:
+    """A unit of work longer than the interval (a league game) still gets its lines."""
+    import asyncio
+
+    out = io.StringIO()
+
+    async def long_unit(bar: Progress) -> None:
+        beat = asyncio.create_task(bar.heartbeat())
+        await asyncio.sleep(0.55)  # nothing advances meanwhile
+        beat.cancel()
+
+    with Progress("league", 1, stream=out, interval=0.1, terminal=False) as bar:
+        bar.note = "12 decisions"
+        asyncio.run(long_unit(bar))
+    lines = out.getvalue().splitlines()
+    assert len(lines) >= 4, lines  # about one per 0.1 s, then the last line
+    assert all(line.startswith("league: 0/1 games (0.0 %) · ") for line in lines[:-1])
+    assert lines[0].endswith(" · 12 decisions")

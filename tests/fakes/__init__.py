@@ -6,6 +6,7 @@ from .script import (
     BAD_BODY_KINDS,
     Answer,
     BadBody,
+    ContextOverflow,
     EchoKey,
     Huge,
     Illegal,
@@ -16,12 +17,14 @@ from .script import (
     Stall,
     Status,
     Trickle,
+    Truncated,
 )
 
 __all__ = [
     "BAD_BODY_KINDS",
     "Answer",
     "BadBody",
+    "ContextOverflow",
     "EchoKey",
     "FakeAnthropicServer",
     "FakeOpenAIServer",
@@ -34,4 +37,5 @@ __all__ = [
     "Stall",
     "Status",
     "Trickle",
+    "Truncated",
 ]

@@ -1,7 +1,9 @@
 """Fake Anthropic Messages server (``POST /v1/messages``).
 
 Answers with a ``tool_use`` block when tools were sent, else a text block; ``thinking`` blocks carry
-reasoning; usage reports ``cache_read_input_tokens`` (uncached ``input_tokens`` exclude them).
+reasoning; usage reports ``cache_read_input_tokens`` (uncached ``input_tokens`` exclude them),
+unless ``script.report_cached`` is false; ``stop_reason`` is ``end_turn``, ``tool_use`` or (a
+:class:`Truncated` answer) ``max_tokens``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from typing import Any
 from .script import (
     Answer,
     Behaviour,
+    ContextOverflow,
     Illegal,
     Malformed,
     Stall,
     Status,
+    Truncated,
     answer_payload,
     estimate_tokens,
     forced_tool_name,
@@ -49,6 +53,10 @@ class FakeAnthropicServer(FakeServer):
             return 404, {}, _error_body("not_found_error", f"no route POST {path}")
         if isinstance(behaviour, Status):
             return self._error(behaviour, body)
+        if isinstance(behaviour, ContextOverflow):
+            used, limit = behaviour.prompt_tokens, behaviour.context_tokens
+            message = f"prompt is too long: {used} tokens > {limit} maximum"
+            return 400, {}, _error_body("invalid_request_error", message)
         if isinstance(behaviour, Stall):
             behaviour = Answer()
         content: list[dict[str, Any]] = []
@@ -59,6 +67,9 @@ class FakeAnthropicServer(FakeServer):
         if isinstance(behaviour, Malformed):
             content.append({"type": "text", "text": behaviour.text})
             answer_text = behaviour.text
+        elif isinstance(behaviour, Truncated):
+            answer_text = behaviour.text(answer_payload(behaviour, body))
+            content.append({"type": "text", "text": answer_text})
         else:
             assert isinstance(behaviour, Answer | Illegal)
             payload = answer_payload(behaviour, body)
@@ -79,6 +90,19 @@ class FakeAnthropicServer(FakeServer):
         output_tokens = estimate_tokens(answer_text) + (
             estimate_tokens(reasoning) if reasoning else 0
         )
+        usage: dict[str, Any] = {
+            "input_tokens": prompt_tokens - cached,
+            "output_tokens": output_tokens,
+            "cache_creation_input_tokens": 0,
+        }
+        if self.script.report_cached:
+            usage["cache_read_input_tokens"] = cached
+        else:
+            usage["input_tokens"] = prompt_tokens
+        if isinstance(behaviour, Truncated):
+            stop = "max_tokens"
+        else:
+            stop = "tool_use" if content[-1]["type"] == "tool_use" else "end_turn"
         return (
             200,
             {},
@@ -88,14 +112,9 @@ class FakeAnthropicServer(FakeServer):
                 "role": "assistant",
                 "model": body.get("model", "unknown"),
                 "content": content,
-                "stop_reason": "tool_use" if content[-1]["type"] == "tool_use" else "end_turn",
+                "stop_reason": stop,
                 "stop_sequence": None,
-                "usage": {
-                    "input_tokens": prompt_tokens - cached,
-                    "output_tokens": output_tokens,
-                    "cache_read_input_tokens": cached,
-                    "cache_creation_input_tokens": 0,
-                },
+                "usage": usage,
             },
         )
 

@@ -25,6 +25,7 @@ __all__ = [
     "Answer",
     "BadBody",
     "Behaviour",
+    "ContextOverflow",
     "EchoKey",
     "Huge",
     "Illegal",
@@ -35,6 +36,7 @@ __all__ = [
     "Stall",
     "Status",
     "Trickle",
+    "Truncated",
     "options_in_request",
 ]
 
@@ -138,8 +140,49 @@ class Trickle:
     byte_delay: float = 0.05
 
 
+@dataclass(frozen=True)
+class Truncated:
+    """Answer as the token limit cuts it: finish reason ``length`` (Anthropic: stop reason
+    ``max_tokens``).  The answer object for ``choice`` (``None``: the first option) with a
+    ``reason`` of ``reason_chars`` characters, cut after ``keep`` characters of its JSON text
+    (``None``: whole, so it still parses)."""
+
+    choice: str | None = None
+    reason_chars: int = 400
+    keep: int | None = 40
+
+    def text(self, payload: dict[str, Any]) -> str:
+        full = json.dumps({**payload, "reason": "because " * (self.reason_chars // 8 + 1)})
+        return full if self.keep is None else full[: self.keep]
+
+
+OverflowStyle = Literal["openai", "llama.cpp"]
+
+
+@dataclass(frozen=True)
+class ContextOverflow:
+    """Refuse the request as longer than the model's context: HTTP 400 with the vendor's words
+    (OpenAI ``context_length_exceeded``, llama.cpp's ``exceed_context_size_error``, Anthropic's
+    "prompt is too long")."""
+
+    style: OverflowStyle = "openai"
+    prompt_tokens: int = 9000
+    context_tokens: int = 8192
+
+
 Behaviour = (
-    Answer | Malformed | Illegal | Stall | Status | Reset | BadBody | EchoKey | Huge | Trickle
+    Answer
+    | Malformed
+    | Illegal
+    | Stall
+    | Status
+    | Reset
+    | BadBody
+    | EchoKey
+    | Huge
+    | Trickle
+    | Truncated
+    | ContextOverflow
 )
 
 
@@ -206,11 +249,18 @@ def options_in_request(body: Mapping[str, Any]) -> list[str]:
 class Script:
     """Queue of behaviours plus the record of received requests (thread-safe).
 
-    ``cached_tokens`` is reported as cached prompt tokens in every answer's usage.
+    ``cached_tokens`` is reported as cached prompt tokens in every answer's usage, unless
+    ``report_cached`` is false: then the usage has no cached field at all (not reported).
+    ``context_tokens`` is a context window: a request whose prompt (as :func:`estimate_tokens`
+    counts it) is longer is refused with :class:`ContextOverflow` in ``overflow_style``, without
+    taking a behaviour from the queue.
     ``default`` replaces the default behaviour (called with the request body).
     """
 
     cached_tokens: int = 0
+    report_cached: bool = True
+    context_tokens: int | None = None
+    overflow_style: OverflowStyle = "openai"
     default: Callable[[Mapping[str, Any]], Behaviour] | None = None
     requests: list[RecordedRequest] = field(default_factory=list)
     # huge usage: every answer reports this many prompt tokens (spending caps trip in a few calls)
@@ -275,6 +325,14 @@ class Script:
     def trickle(self, byte_delay: float = 0.05) -> Script:
         return self.push(Trickle(byte_delay))
 
+    def truncated(
+        self, choice_id: str | None = None, *, reason_chars: int = 400, keep: int | None = 40
+    ) -> Script:
+        return self.push(Truncated(choice_id, reason_chars, keep))
+
+    def context_overflow(self, style: OverflowStyle = "openai") -> Script:
+        return self.push(ContextOverflow(style))
+
     def repeat(self, behaviours: Sequence[Behaviour]) -> Script:
         """Make the default behaviour ``behaviours`` in turn, over and over (once the queue is
         empty)."""
@@ -294,6 +352,10 @@ class Script:
             self.requests.append(request)
 
     def next_behaviour(self, body: Mapping[str, Any]) -> Behaviour:
+        if self.context_tokens is not None:
+            used = estimate_tokens(prompt_text(body))
+            if used > self.context_tokens:
+                return ContextOverflow(self.overflow_style, used, self.context_tokens)
         with self._lock:
             if self._queue:
                 return self._queue.popleft()
@@ -312,10 +374,14 @@ class Script:
             return [r for r in self.requests if r.method == "POST"]
 
 
-def answer_payload(behaviour: Answer | Illegal, body: Mapping[str, Any]) -> dict[str, Any]:
+def answer_payload(
+    behaviour: Answer | Illegal | Truncated, body: Mapping[str, Any]
+) -> dict[str, Any]:
     """The JSON answer object a behaviour sends for ``body``."""
     if isinstance(behaviour, Illegal):
         return {"choice": behaviour.option_id}
+    if isinstance(behaviour, Truncated):
+        behaviour = Answer(behaviour.choice)
     choice = behaviour.choice
     if choice is None:
         options = options_in_request(body)

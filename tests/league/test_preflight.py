@@ -1,6 +1,8 @@
 """``league run`` sends every model one sample decision before any game: a closed port, a TLS
 mismatch, a rejected key, an unknown model, a rejected answer mode or a missing price under a
-dollar cap each stop it with one line and exit 2, and no run folder is created."""
+dollar cap each stop it with one line and exit 2, and no run folder is created.  Each distinct
+(model, locale) pair is asked with its own system prompt, and a sample whose latency scaled to the
+longest request the seat may send passes the timer is warned about."""
 
 from __future__ import annotations
 
@@ -15,8 +17,10 @@ import yaml
 from harness.agents.decision_record import Attempt, ModelDecisionRecord
 from harness.cli.main import main
 from harness.league.config import parse_config
-from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight
+from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight, request_size
 from harness.records import RunStore
+from harness.views.history import Transcript
+from harness.views.names import default_names
 from tests.fakes import Answer, FakeOpenAIServer, Status
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 
@@ -218,3 +222,83 @@ def test_diagnose_url_names_the_cause(monkeypatch: pytest.MonkeyPatch) -> None:
     assert diagnose_url("https://models.example.invalid/v1") == (
         "DNS lookup of models.example.invalid failed (Name or service not known)"
     )
+
+
+def test_each_model_and_locale_is_asked_once_with_its_own_system_prompt(
+    server: FakeOpenAIServer,
+) -> None:
+    """model-en and model-ru share a spec but not a language: two samples, the Russian one with
+    the Russian system prompt; a third player of the same pair shares the Russian sample."""
+    data = league(server.base_url)
+    spec = data["players"][0]["model"]
+    data["players"] = [
+        {"name": "model-en", "kind": "model", "model": spec},
+        {"name": "model-ru", "kind": "model", "model": spec, "locale": "ru"},
+        {"name": "twin-ru", "kind": "model", "model": spec, "locale": "ru"},
+        {"name": "bot", "kind": "bot"},
+    ]
+    report = preflight(parse_config(data))
+    bodies = [r.body for r in server.script.model_requests]
+    assert len(bodies) == 2
+    systems = [b["messages"][0]["content"] for b in bodies]
+    names = default_names(4)
+    assert systems == [Transcript(names, "en").system(), Transcript(names, "ru").system()]
+    assert [(r.player, r.locale, r.asked) for r in report.results] == [
+        ("model-en", "en", True), ("model-ru", "ru", True), ("twin-ru", "ru", False)
+    ]  # fmt: skip
+    assert len(report.lines) == 2  # one line per sample actually sent
+    assert report.lines[0].startswith("preflight: player model-en (openai model 'gpt-test'")
+    assert ", locale en, answer mode json_object: valid answer in " in report.lines[0]
+    assert report.lines[1].startswith("preflight: players model-ru, twin-ru (openai model ")
+    assert ", locale ru, answer mode json_object: valid answer in " in report.lines[1]
+
+
+def test_a_slow_sample_warns_when_the_longest_request_would_pass_the_timer(
+    server: FakeOpenAIServer,
+) -> None:
+    """1 s for the sample is fine for a seat whose requests stay near the sample's size, but a
+    conversation that may grow to a 32k budget would take several times longer."""
+    server.script.delay_s = 1.0
+    data = league(server.base_url, decision_seconds=6)
+    spec = data["players"][0]["model"]
+    data["players"] = [
+        {"name": "long", "kind": "model", "model": {**spec, "context_tokens": 32_000}},
+        {"name": "short", "kind": "model", "model": {**spec, "context_tokens": 6_000}},
+        {"name": "bot", "kind": "bot"},
+    ]
+    report = preflight(parse_config(data))
+    long, short = report.results
+    assert long.size is not None and short.size is not None
+    assert long.call_latency_s >= 1.0 and long.call_latency_s * long.size.scale > 6
+    assert short.call_latency_s * short.size.scale < 6
+    [warning] = report.warnings
+    assert warning.startswith("warning: player long (openai model 'gpt-test'")
+    assert "locale en: the sample call took 1." in warning and "prompt tokens" in warning
+    assert "the longest request its conversation history may send (~30,976 tokens" in warning
+    assert "past the decision timer (6 s): raise decision_seconds" in warning
+
+
+@pytest.mark.parametrize(
+    ("policy", "longest"),
+    [("conversation", "budget"), ("log", "sample + feed"), ("since_last", "sample")],
+)
+def test_the_longest_request_follows_the_history_policy(policy: str, longest: str) -> None:
+    from types import SimpleNamespace
+
+    transcript = Transcript(default_names(4), "en", policy, 32_000)
+    seat = SimpleNamespace(llm=SimpleNamespace(conversation=transcript))
+    record = probe(1.0).record.model_copy(
+        update={"messages": [{"role": "user", "content": "the game and the decision " * 200}]}
+    )
+    size = request_size(seat, record)
+    assert size is not None and size.policy == policy
+    sample = transcript.tokens(transcript.system()) + transcript.tokens(
+        record.messages[0]["content"]
+    )
+    assert size.sample_tokens == sample
+    expected = {
+        "budget": 32_000 - transcript.reserve_tokens,
+        "sample + feed": sample + transcript.log_feed_tokens,
+        "sample": sample,
+    }[longest]
+    assert size.longest_tokens == expected

@@ -89,7 +89,7 @@ def untimed(value: Any) -> Any:
         return {
             k: untimed(v)
             for k, v in value.items()
-            if k not in ("latency_s", "duration_s", "finished_at")
+            if k not in ("latency_s", "duration_s", "finished_at", "elapsed_s")
         }
     if isinstance(value, list):
         return [untimed(v) for v in value]

@@ -104,7 +104,9 @@ def test_authentication_error_stops_the_run_at_once(
     )
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if line.startswith("bangarena: error:")]
-    assert len(errors) == 1 and "stopped:" in errors[0] and "gpt-test" in errors[0]
+    assert len(errors) == 1
+    # the line names the player and its model
+    assert errors[0].startswith("bangarena: error: stopped: player gpt-test (openai/gpt-test): ")
     assert "authentication failed" in errors[0]
     assert SECRET_KEY not in err
     assert RunStore(out / "models").games() == []

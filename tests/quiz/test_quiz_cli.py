@@ -216,8 +216,55 @@ def test_a_missing_api_key_stops_the_quiz_in_one_line(
               "model": {"provider": "openai", "model": "gpt-x", "api_key_env": "QUIZ_TEST_NO_SUCH_KEY"}}  # fmt: skip
     cfg = write_config(tmp_path / "q.yaml", [player])
     assert run(cfg, "--limit", "3") == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "QUIZ_TEST_NO_SUCH_KEY" in err
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "QUIZ_TEST_NO_SUCH_KEY" in captured.err
+    assert captured.out == ""  # no summary table of nothing
+    assert not (tmp_path / "results").exists()  # and no quiz folder
+
+
+def test_one_model_is_compared_across_languages_on_the_same_questions(
+    tmp_path: Path,
+    openai_server: FakeOpenAIServer,
+    shipped: dict[str, Dataset],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--locale` repeated: the same questions (by id) in each language, one arm per language,
+    a language column in the summary and on the page; the model here answers right only in
+    English and Japanese."""
+    behave = {loc: answering(ds, right if loc in ("en", "ja") else wrong)
+              for loc, ds in shipped.items()}  # fmt: skip
+    texts = {q.text: loc for loc, ds in shipped.items() for q in ds.questions}
+
+    def by_language(body: dict) -> Malformed:
+        users = [m for m in body["messages"] if m.get("role") == "user"]
+        return behave[texts[users[0]["content"]]](body)  # type: ignore[return-value]
+
+    openai_server.script.default = by_language
+    cfg = write_config(tmp_path / "q.yaml", [model_player("m", openai_server)])
+    locales = ["en", "zh", "ja", "ar", "ru"]
+    assert run(cfg, "--limit", "10", *[x for loc in locales for x in ("--locale", loc)]) == 0
+    out = capsys.readouterr().out
+    folder = cfg.parent / "results" / "quizzed" / "quiz" / "core"
+    answers = read_answers(folder / ANSWERS_FILE)
+    assert len(answers) == 50
+    by_locale: dict[str, set[str]] = {}
+    for a in answers:
+        by_locale.setdefault(a.locale, set()).add(a.question_id)
+    assert set(by_locale) == set(locales) and len({frozenset(v) for v in by_locale.values()}) == 1
+    summary = read_summary(folder / SUMMARY_FILE)
+    assert [a.locale for a in summary.arms] == locales
+    assert [a.overall.accuracy for a in summary.arms] == [1.0, 0.0, 1.0, 0.0, 0.0]
+    assert [a.rules for a in summary.arms] == [f"rules.{loc}.md" for loc in locales]
+    for i, loc in enumerate(locales, 1):
+        assert f"[{i}] m (openai:gpt-test) · {loc} · rules rules.{loc}.md" in out
+        assert f"[{i}] {loc} accuracy" in out
+    page = (folder / "quiz.html").read_text(encoding="utf-8")
+    assert "<th>language</th>" in page and "<td>zh</td>" in page
+    # running again asks nothing; the report rewrites the same summary
+    assert run(cfg, "--limit", "10", *[x for loc in locales for x in ("--locale", loc)]) == 0
+    assert len(read_answers(folder / ANSWERS_FILE)) == 50
+    assert main(["quiz", "report", str(folder)]) == 0
+    assert [a.locale for a in read_summary(folder / SUMMARY_FILE).arms] == locales
 
 
 def test_anthropic_tool_answers_carry_the_set_schema(

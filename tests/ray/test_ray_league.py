@@ -40,7 +40,7 @@ from tests.league_run.model_league import league_args, write_league  # noqa: E40
 
 KEY_ENV = "BANGARENA_RAY_TEST_KEY"
 SECRET = "sk-bangarena-ray-0123456789abcdefSECRET"
-TIMING = {"duration_s", "finished_at", "latency_s", "at"}
+TIMING = {"duration_s", "finished_at", "latency_s", "at", "elapsed_s"}
 HANG_GUARD_S = 420  # the whole module; a hung cluster ends the test process with a traceback
 
 

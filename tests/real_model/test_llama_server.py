@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.llm_agent import LLMAgent, parse_answer
+from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
+from harness.agents.llm_agent import LLMAgent, parse_answer, truncated_answer
 from harness.agents.pricing import PriceBook
 from harness.agents.providers import answer_grammar, get_provider
 
@@ -52,13 +52,14 @@ def _assert_consistent(choice: str, record: ModelDecisionRecord) -> None:
     assert record.output_tokens == sum(a.tokens.output for a in record.attempts)
     for attempt in record.attempts:  # every attempt's verdict matches a re-parse of its answer
         answer = attempt.tool_arguments if attempt.tool_arguments is not None else attempt.raw_text
-        assert parse_answer(answer, OPTIONS).error_kind == attempt.error_kind
+        verdict = truncated_answer(parse_answer(answer, OPTIONS), attempt.finish_reason)
+        assert verdict.error_kind == attempt.error_kind
     if record.fallback is None:
         assert record.attempts[-1].error_kind is None
         assert record.parsed_choice == choice
     else:
-        assert record.fallback == "invalid_answer", record.attempts
-        assert all(a.error_kind in ("unparseable", "illegal_option") for a in record.attempts)
+        assert record.fallback in ("invalid_answer", "truncated"), record.attempts
+        assert all(a.error_kind in ANSWERED_KINDS for a in record.attempts)
         assert choice == "take" and record.fallback_policy == "take_the_hit"
 
 

@@ -27,7 +27,7 @@ import pytest
 
 from harness.agents import Decided
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.llm_agent import parse_answer
+from harness.agents.llm_agent import parse_answer, truncated_answer
 from harness.agents.model_spec import ModelSpec, build_model_seat
 from harness.agents.table import TableResult, play_game
 from harness.engine import Game, SeatView, parse_action, simplest_for_view
@@ -40,8 +40,8 @@ SEATS = 4
 SEED = 1
 DECISION_S = 20.0
 MAX_DECISIONS = 3000
-TRANSIENT = {"timeout", "rate_limit", "server_error", "connection_error"}
-INVALID = {"unparseable", "illegal_option"}
+TRANSIENT = {"timeout", "rate_limit", "server_error", "connection_error", "context_overflow"}
+INVALID = {"unparseable", "illegal_option", "truncated"}  # the model's words, not valid
 
 
 class CompactPrompts:
@@ -88,7 +88,8 @@ def _check_record(view: SeatView, decided: Decided) -> None:
     for attempt in answered:  # the model was called and answered: it used tokens
         assert attempt.tokens.input > 0 and attempt.tokens.output > 0
         answer = attempt.tool_arguments if attempt.tool_arguments is not None else attempt.raw_text
-        assert parse_answer(answer, options).error_kind == attempt.error_kind
+        verdict = truncated_answer(parse_answer(answer, options), attempt.finish_reason)
+        assert verdict.error_kind == attempt.error_kind
     assert record.input_tokens == sum(a.tokens.input for a in record.attempts)
     assert record.output_tokens == sum(a.tokens.output for a in record.attempts)
     assert record.cost_usd == 0.0
@@ -99,8 +100,10 @@ def _check_record(view: SeatView, decided: Decided) -> None:
     else:
         assert record.chosen == simplest_for_view(view, options)
         assert record.fallback_policy == "simplest"
-        if record.fallback == "invalid_answer":
+        if record.fallback in ("invalid_answer", "truncated"):
             assert kinds[-1] in INVALID and len([k for k in kinds if k in INVALID]) == 2
+        elif record.fallback == "context_overflow":
+            assert kinds[-1] == "context_overflow"
         elif record.fallback == "timeout":
             assert kinds[-1] == "timeout" or record.latency_s >= DECISION_S * 0.9
         else:

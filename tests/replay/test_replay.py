@@ -190,6 +190,22 @@ def test_cli_errors_are_one_line(
     assert "no game 'no-such-game'" in lines[1]
 
 
+def test_an_unknown_model_names_the_runs_models_and_an_unwritable_out_its_path(
+    run: RunStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli(["inspect", str(run.root), "--model", "gpt-9"]) == 2
+    assert cli(["inspect", str(run.root), "--model", "scripted/*"]) == 0  # a known one
+    capsys.readouterr()
+    assert cli(["inspect", str(run.root), "--model", "gpt-9"]) == 2
+    (line,) = capsys.readouterr().out.strip().splitlines()
+    assert line == f"bangarena: error: no model 'gpt-9' in {run.root} (its models: {MODEL_LABEL})"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert cli(["report", str(run.root), "--out", str(blocker / "report"), "--no-progress"]) == 2
+    (line,) = capsys.readouterr().out.strip().splitlines()
+    assert line.startswith(f"bangarena: error: cannot write the report to {blocker / 'report'}")
+
+
 def test_step_walks_forward_and_back(
     run: RunStore, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

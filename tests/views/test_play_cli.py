@@ -32,6 +32,23 @@ def test_person_plays_a_whole_game_by_number_and_id() -> None:
     assert "Traceback" not in p.stderr
 
 
+def test_without_a_terminal_or_pipe_on_stdin_it_says_it_cannot_read_moves() -> None:
+    """A file or /dev/null cannot be waited on for typed moves: one line, exit 2 — the seat is
+    not handed to the autopilot and no "You win!" is printed."""
+    with open(os.devnull) as devnull:
+        p = subprocess.run(CMD, stdin=devnull, capture_output=True, text=True, cwd=ROOT,
+                           timeout=60)  # fmt: skip
+    assert p.returncode == 2
+    assert p.stderr.count("\n") == 1 and "cannot read your moves" in p.stderr
+    assert p.stdout == ""
+
+
+def test_help_describes_the_options_as_drawn() -> None:
+    p = run([], "?\n")
+    assert "the word after the number, such as end or play:shot@2" in p.stdout
+    assert "`" not in p.stdout  # no backticks are drawn
+
+
 def test_end_of_input_abandons_the_game_cleanly() -> None:
     p = run([], "1\n")
     assert p.returncode == 0

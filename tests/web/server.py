@@ -30,6 +30,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def served_origin(ws_url: str) -> str:
+    """The origin of the page the server at ``ws_url`` serves (``ws://h:p/ws`` → ``http://h:p``)."""
+    scheme, rest = ws_url.split("://", 1)
+    return f"{'https' if scheme == 'wss' else 'http'}://{rest.split('/', 1)[0]}"
+
+
 class LiveServer:
     """``with LiveServer(tmp_path) as srv:`` — ``srv.url``, ``srv.registry``, ``srv.run_dir``."""
 
@@ -84,8 +90,13 @@ class Client:
     asked while :meth:`wait` looks for something else is kept and returned by a later
     :meth:`recv`, so no decision is left unanswered."""
 
-    def __init__(self, url: str) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=5, max_size=2**23, **_LEGACY)
+    def __init__(self, url: str, *, origin: str | None = "") -> None:
+        """``origin``: the page's origin the handshake names ("": the server's own, as a page
+        served by it would; ``None``: no ``Origin`` header)."""
+        if origin == "":
+            origin = served_origin(url)
+        extra: dict[str, Any] = {"origin": origin} if origin is not None else {}
+        self.ws: ClientConnection = connect(url, open_timeout=5, max_size=2**23, **extra, **_LEGACY)
         self.frames: list[dict[str, Any]] = []
         self._asks: deque[dict[str, Any]] = deque()
 

@@ -5,7 +5,8 @@ seats a model (a fake OpenAI server on 127.0.0.1) and fills the rest with bots; 
 game through the page.  On the way the host hands the second person's seat to the bot and gives
 it back, the second person reloads the page mid-game and gets the seat back, and switches to
 Russian (after a look at the table in Arabic, right to left).  The finished game is then in
-``bangarena report``.
+``bangarena report``.  The page runs under its Content-Security-Policy (its own scripts and styles
+only, no eval: the test's waits are functions, not strings) and any violation is a console error.
 
 Needs ``pip install playwright`` (never ``playwright install``: the system chromium is used) and
 ``apt-get install -y chromium``; skipped with the reason when either is missing.  Saves
@@ -111,7 +112,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             # Bob switches to Russian: the page and the game's own labels change.
             bob.select_option("#in-locale", "ru")
             bob.wait_for_function(
-                "document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('Бот 4')"
+                "() => document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('Бот 4')"
             )
             assert "Раунд" in bob.inner_text("#status")
             assert "Ты — Bob" in bob.inner_text("#you-line")
@@ -119,7 +120,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             bob.select_option("#in-locale", "ar")
             bob.wait_for_selector('html[dir="rtl"][lang="ar"]')
             bob.wait_for_function(
-                "document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('بوت 4')"
+                "() => document.querySelector('.seat[data-seat=\"3\"]').textContent.includes('بوت 4')"
             )
             assert bob.inner_text("#btn-table-back") == "→ رجوع"
             assert "الجولة" in bob.inner_text("#status")
@@ -149,7 +150,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
                     # ... and gives it back once the bot has played for him.
                     ann.click('.seat[data-seat="1"] button.autopilot')
                     ann.wait_for_function(
-                        "!document.querySelector('.seat[data-seat=\"1\"] .badge')"
+                        "() => !document.querySelector('.seat[data-seat=\"1\"] .badge')"
                         ".textContent.includes('autopilot')"
                     )
                     steps["autopilot"] = "back"
@@ -157,7 +158,9 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
                     # Bob reloads the page mid-game: his seat and the whole view come back.
                     bob.reload()
                     bob.wait_for_selector("#table:not([hidden])")
-                    bob.wait_for_function("document.getElementById('feed').children.length > 10")
+                    bob.wait_for_function(
+                        "() => document.getElementById('feed').children.length > 10"
+                    )
                     assert "Bob" in bob.inner_text("#you-line")
                     assert bob.locator("#hand .card").count() == len(
                         room.match.game.seats[1].hand  # type: ignore[union-attr]

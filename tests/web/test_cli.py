@@ -89,6 +89,8 @@ def test_serve_serves_the_page_and_its_files_from_the_app(tmp_path: Path) -> Non
         proc.terminate()
         out, _ = proc.communicate(timeout=20)
     assert f"http://127.0.0.1:{port}/" in out
+    cap = next(line for line in out.splitlines() if line.startswith("spending cap"))
+    assert "$1.00 or 1,000,000 tokens" in cap and "default" in cap
 
 
 def test_bench_serve_prints_figures_and_a_json_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,3 +102,17 @@ def test_bench_serve_prints_figures_and_a_json_line(capsys: pytest.CaptureFixtur
     assert 0 <= r["latency_ms_p50"] <= r["latency_ms_p95"] <= r["latency_ms_max"]
     assert any("p95" in line for line in lines[:-1])
     assert main(["bench", "serve", "--seconds", "0"]) == 2
+
+
+def test_bench_serve_attack_prints_ping_figures_and_a_json_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["bench", "serve", "--attack", "--attackers", "2", "--messages", "30", "--seats", "4",
+            "--seconds", "2"]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    r = json.loads(lines[-1])
+    assert r["benchmark"] == "serve_attack" and r["attackers"] == 2
+    assert r["pings"] > 0 and 0 < r["ping_ms_p50"] <= r["ping_ms_p99"] <= r["ping_ms_max"]
+    assert r["attack_messages"] >= 60 and r["rate_limited"] > 0
+    assert any("ping p99" in line for line in lines[:-1])

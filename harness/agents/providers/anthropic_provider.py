@@ -24,6 +24,7 @@ from .base import (
     ProviderReply,
     ProviderRequest,
     answer_schema,
+    finish_reason,
     resolve_api_key,
     tool_description,
 )
@@ -36,7 +37,14 @@ from .errors import (
     error_from_status,
     transport_failure,
 )
-from .response_body import json_body, json_type, mapping_field, string_field, token_count
+from .response_body import (
+    json_body,
+    json_type,
+    mapping_field,
+    optional_token_count,
+    string_field,
+    token_count,
+)
 
 __all__ = ["AnthropicProvider", "map_anthropic_error", "messages_kwargs", "parse_message"]
 
@@ -100,7 +108,9 @@ def parse_message(body: Mapping[str, Any]) -> ProviderReply:
     """Turn a Messages API response body into a :class:`ProviderReply`.
 
     ``input_tokens`` = uncached input + cache reads + cache writes, ``cached_input_tokens`` =
-    cache reads.  Raises :class:`BadResponse` when ``content`` is not an array of blocks, a
+    cache reads (``None`` when ``cache_read_input_tokens`` is absent: not reported).
+    ``stop_reason`` is kept as ``finish_reason_raw`` and normalised (``end_turn`` → ``stop``,
+    ``max_tokens`` → ``length``, ``tool_use`` → ``tool_calls``, ...).  Raises :class:`BadResponse` when ``content`` is not an array of blocks, a
     ``text`` / ``thinking`` block's text is not a string, a ``tool_use`` block has no ``input``,
     or a token count is not an integer.  Block types the harness does not use are skipped.
     """
@@ -131,14 +141,18 @@ def parse_message(body: Mapping[str, Any]) -> ProviderReply:
                 raise BadResponse(f"the response has no content[{i}].input")
             tool_arguments = json.dumps(block["input"], ensure_ascii=False)
     usage = mapping_field(body.get("usage"), "usage", optional=True)
-    cache_read = token_count(usage, "cache_read_input_tokens")
+    cache_read = optional_token_count(usage, "cache_read_input_tokens")
     cache_write = token_count(usage, "cache_creation_input_tokens")
+    stop = body.get("stop_reason")
+    stop_raw = str(stop) if isinstance(stop, str) and stop else None
     return ProviderReply(
         text="".join(texts) if texts else None,
         tool_arguments=tool_arguments,
         reasoning="\n\n".join(thoughts) if thoughts else None,
-        input_tokens=token_count(usage, "input_tokens") + cache_read + cache_write,
+        input_tokens=token_count(usage, "input_tokens") + (cache_read or 0) + cache_write,
         cached_input_tokens=cache_read,
+        finish_reason=finish_reason(stop_raw),
+        finish_reason_raw=stop_raw,
         output_tokens=token_count(usage, "output_tokens"),
         reasoning_tokens=0,  # not reported separately; thinking is part of output_tokens
         model=str(body.get("model") or ""),

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, get_args
 
+from ..decision_record import FinishReason
 from ..redact import register_key_env
 from .errors import AuthenticationFailed
 
@@ -34,6 +35,7 @@ __all__ = [
     "ProviderRequest",
     "answer_grammar",
     "answer_schema",
+    "finish_reason",
     "resolve_api_key",
     "tool_description",
 ]
@@ -78,18 +80,50 @@ class ProviderReply:
 
     ``input_tokens`` counts all prompt tokens *including* the ``cached_input_tokens`` read from
     a prompt cache; ``output_tokens`` includes ``reasoning_tokens``. Token counts are 0 when the
-    API does not report them. ``raw`` is the response body only (never headers, never keys).
+    API does not report them, except ``cached_input_tokens``: ``None`` when the API does not say
+    (not reported is not "nothing cached"). ``finish_reason`` is why the answer ended in the
+    shared vocabulary (:func:`finish_reason`), ``finish_reason_raw`` the vendor's own word.
+    ``raw`` is the response body only (never headers, never keys).
     """
 
     text: str | None = None
     tool_arguments: str | None = None
     reasoning: str | None = None
     input_tokens: int = 0
-    cached_input_tokens: int = 0
+    cached_input_tokens: int | None = None
     output_tokens: int = 0
     reasoning_tokens: int = 0
     model: str = ""
     raw: dict[str, Any] = field(default_factory=dict)
+    finish_reason: FinishReason | None = None
+    finish_reason_raw: str | None = None
+
+
+# The vendors' words for why an answer ended (OpenAI / LiteLLM ``finish_reason``, Anthropic
+# ``stop_reason``, llama.cpp, vLLM), in the shared vocabulary.
+_FINISH_WORDS: dict[str, FinishReason] = {
+    "stop": "stop",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "eos": "stop",
+    "length": "length",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "model_length": "length",  # Inspect AI
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "tool_use": "tool_calls",
+    "content_filter": "content_filter",
+    "refusal": "content_filter",
+}
+
+
+def finish_reason(raw: Any) -> FinishReason | None:
+    """A vendor's finish / stop reason in the shared vocabulary: ``stop``, ``length``,
+    ``tool_calls``, ``content_filter``, else ``other``; ``None`` when the vendor said nothing."""
+    if raw is None or raw == "":
+        return None
+    return _FINISH_WORDS.get(str(raw).strip().lower(), "other")
 
 
 class Provider(abc.ABC):

@@ -8,12 +8,16 @@ Transient (the agent retries them within its budget and deadline):
     :class:`BadResponse` (an HTTP 200 whose body is not the vendor's answer).
 Fatal (the agent raises ``harness.agents.llm_agent.FatalModelError``; never a fallback):
     :class:`AuthenticationFailed`, :class:`UnknownModel`, :class:`BadRequest`.
+Neither: :class:`ContextOverflow` (the request is longer than the model's context; the agent
+    compacts the seat's history and asks once more, then falls back with reason
+    ``context_overflow``).
 """
 
 from __future__ import annotations
 
 import email.utils
 import importlib
+import re
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal
@@ -23,6 +27,7 @@ __all__ = [
     "BadRequest",
     "BadResponse",
     "ConnectionFailed",
+    "ContextOverflow",
     "FatalProviderError",
     "ProviderError",
     "ProviderTimeout",
@@ -32,6 +37,7 @@ __all__ = [
     "TransientProviderError",
     "error_from_status",
     "exception_chain",
+    "is_context_overflow",
     "parse_retry_after",
     "transport_failure",
 ]
@@ -100,6 +106,30 @@ class BadResponse(TransientProviderError):
     kind = "bad_response"
 
 
+class ContextOverflow(ProviderError):
+    """The server refused the request as longer than the model's context window (an
+    OpenAI-compatible 400 ``context_length_exceeded``, llama.cpp's "exceeds the available context
+    size", Anthropic's "prompt is too long", LiteLLM's ``ContextWindowExceededError``).  Not
+    fatal and not retried as it is: the request must get shorter first."""
+
+    kind = "context_overflow"
+
+
+# How servers word a request longer than the context (matched case-insensitively).
+_CONTEXT_OVERFLOW = re.compile(
+    r"context[ _-]length|maximum context|context[ _-]window|n_ctx|available context size"
+    r"|prompt is too long|input is too long|too many tokens in the prompt",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(message: str, code: str | None = None) -> bool:
+    """Whether an error's message (or its vendor ``code``) says the request exceeds the context."""
+    if code and _CONTEXT_OVERFLOW.search(str(code)):
+        return True
+    return bool(_CONTEXT_OVERFLOW.search(message or ""))
+
+
 class FatalProviderError(ProviderError):
     """A configuration problem that no retry can fix."""
 
@@ -158,7 +188,10 @@ def parse_retry_after(
 def error_from_status(
     status: int, message: str, headers: Mapping[str, Any] | None = None
 ) -> ProviderError:
-    """Map an HTTP status (plus headers) to the provider-neutral error class."""
+    """Map an HTTP status (plus headers) to the provider-neutral error class; a 400, 413, 422 or
+    5xx whose message says the request exceeds the context is :class:`ContextOverflow`."""
+    if (status in (400, 413, 422) or status >= 500) and is_context_overflow(message):
+        return ContextOverflow(message, status=status)
     if status == 429:
         return RateLimited(message, retry_after=parse_retry_after(headers), status=status)
     if status in (401, 403):

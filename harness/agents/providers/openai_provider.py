@@ -29,20 +29,30 @@ from .base import (
     ProviderRequest,
     answer_grammar,
     answer_schema,
+    finish_reason,
     resolve_api_key,
     tool_description,
 )
 from .errors import (
     BadResponse,
     ConnectionFailed,
+    ContextOverflow,
     ProviderError,
     ProviderTimeout,
     ServerError,
     error_from_status,
     exception_chain,
+    is_context_overflow,
     transport_failure,
 )
-from .response_body import json_body, json_type, mapping_field, string_field, token_count
+from .response_body import (
+    json_body,
+    json_type,
+    mapping_field,
+    optional_token_count,
+    string_field,
+    token_count,
+)
 
 __all__ = [
     "OpenAIProvider",
@@ -110,6 +120,7 @@ def parse_chat_completion(body: Mapping[str, Any]) -> ProviderReply:
     Raises :class:`BadResponse` when a field the answer needs is missing or of the wrong type:
     ``choices`` (a non-empty array), its first ``message`` (an object), ``content`` (string or
     null), ``tool_calls`` (array or null) with string ``arguments``, and integer token counts.
+    ``usage.prompt_tokens_details.cached_tokens`` absent is ``None`` (not reported), not 0.
     """
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices:
@@ -141,16 +152,20 @@ def parse_chat_completion(body: Mapping[str, Any]) -> ProviderReply:
             )
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     usage = mapping_field(body.get("usage"), "usage", optional=True)
+    finish = first.get("finish_reason")
+    finish_raw = str(finish) if isinstance(finish, str) and finish else None
     return ProviderReply(
         text=content,
         tool_arguments=tool_arguments,
         reasoning=reasoning if isinstance(reasoning, str) else None,
         input_tokens=token_count(usage, "prompt_tokens"),
-        cached_input_tokens=token_count(usage, "prompt_tokens_details", "cached_tokens"),
+        cached_input_tokens=optional_token_count(usage, "prompt_tokens_details", "cached_tokens"),
         output_tokens=token_count(usage, "completion_tokens"),
         reasoning_tokens=token_count(usage, "completion_tokens_details", "reasoning_tokens"),
         model=str(body.get("model") or ""),
         raw=dict(body),
+        finish_reason=finish_reason(finish_raw),
+        finish_reason_raw=finish_raw,
     )
 
 
@@ -187,6 +202,8 @@ def _first_line(text: str, limit: int = 200) -> str:
 def map_openai_error(exc: Exception) -> ProviderError:
     """Translate an ``openai`` SDK exception (or a LiteLLM one, which subclass them).
 
+    A request longer than the model's context (LiteLLM's ``ContextWindowExceededError``, or an
+    error status whose message or ``code`` says so) is :class:`ContextOverflow`.
     LiteLLM re-raises transport failures and unreadable success bodies as HTTP 500s or
     connection errors; the original error in the chain decides: a transport failure first, then
     an unreadable body (``BadResponse``), then the SDK's own timeout / connection classes.
@@ -195,6 +212,14 @@ def map_openai_error(exc: Exception) -> ProviderError:
 
     message = str(getattr(exc, "message", None) or exc)
     chain = exception_chain(exc)
+    status = getattr(exc, "status_code", None)
+    if any(type(link).__name__ == "ContextWindowExceededError" for link in chain) or (
+        isinstance(status, int)
+        and status >= 400
+        and is_context_overflow(message, getattr(exc, "code", None))
+        and status not in (401, 403, 404, 429)
+    ):
+        return ContextOverflow(message, status=status if isinstance(status, int) else None)
     failed = transport_failure(exc, message)
     if failed is not None:
         return failed
@@ -213,7 +238,6 @@ def map_openai_error(exc: Exception) -> ProviderError:
             return ProviderTimeout(message)
         if isinstance(link, openai.APIConnectionError):
             return ConnectionFailed(message)
-    status = getattr(exc, "status_code", None)
     if isinstance(status, int):
         return error_from_status(status, message, _headers_of(exc))
     return ServerError(message)

@@ -25,6 +25,7 @@ __all__ = [
     "json_type",
     "mapping_field",
     "string_field",
+    "optional_token_count",
     "token_count",
 ]
 
@@ -123,3 +124,16 @@ def token_count(usage: Mapping[str, Any] | None, *path: str) -> int:
     if isinstance(current, int) and not isinstance(current, bool) and current >= 0:
         return current
     raise BadResponse(f"usage.{'.'.join(path)} is {excerpt(json.dumps(current), 40)}, not a count")
+
+
+def optional_token_count(usage: Mapping[str, Any] | None, *path: str) -> int | None:
+    """Like :func:`token_count`, but ``None`` when the count is absent or null (not reported)."""
+    current: Any = usage
+    for i, key in enumerate(path):
+        parent = mapping_field(current, ".".join(("usage", *path[:i])), optional=True)
+        if parent is None:
+            return None
+        current = parent.get(key)
+    if current is None:
+        return None
+    return token_count(usage, *path)

@@ -265,7 +265,8 @@
     var anyReasoning = false;
     m.att.forEach(function (a, i) {
       var head = UI.attempt + " " + (i + 1) + ": " + (a.ek || UI.valid) + (a.em ? " — " + a.em : "") +
-        " · " + secs(a.lat) + " · " + UI.tokens + " " + a.tok.join(" / ") + (a.c ? " · " + UI.cached : "");
+        " · " + secs(a.lat) + (a.fr ? " · " + UI.finish + " " + a.fr : "") + " · " + UI.tokens + " " +
+        a.tok.join(" / ") + (a.c ? " · " + UI.cached : "");
       raw.appendChild(el("div", { cls: "msg-role" }, [head]));
       if (a.raw !== null) raw.appendChild(pre(a.raw));
       if (a.tool !== null) { raw.appendChild(el("div", null, [UI.tool_args + ":"])); raw.appendChild(pre(a.tool)); }

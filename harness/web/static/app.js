@@ -20,6 +20,7 @@ function el(tag, attrs, ...kids) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
+    else if (k === "style") e.style.cssText = v;  // CSSOM: allowed by the page's CSP
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
   }
@@ -372,6 +373,7 @@ function playerName() {
   return name;
 }
 function wire() {
+  $("start-form").addEventListener("submit", (ev) => ev.preventDefault());
   $("btn-play").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale, play: true}));
   $("btn-create").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale}));
   $("btn-join").onclick = () => {

@@ -1,0 +1,133 @@
+"""Luck-adjusted scores (the AIVAT family; docs/analysis.md has the estimator and its argument).
+
+A finished game is replayed through the engine.  Between two decisions the game passes
+*transitions*: the deal (given the roles), and after each decision the engine runs on to the
+next one, drawing cards, revealing checks, tossing Cover coins, reshuffling.  For every
+transition the value model ``V`` is evaluated after the actual outcome and, as a baseline, on
+``samples`` copies whose unknown future was re-drawn (:func:`harness.engine.chance.resample_future`)
+— the mean over the outcomes it could have been.  At a decision of a seat whose policy is known
+and random (a random seat: uniform over its options) the baseline also averages over the
+options.  The adjusted score of a seat is its win indicator minus the sum of (value after −
+baseline) over the transitions.  The choices of seats of unknown policy (models, people, agents;
+rule bots and autopilot, whose only randomness is a tie-break among equally scored options, are
+counted here too) are never corrected — only the chance that follows them.
+
+Each correction has expectation zero given everything before it, so the mean adjusted score is
+an unbiased estimate of the mean win rate for any value model; a good model makes it vary less.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from harness.engine import Action, EngineError, Game, parse_action
+from harness.engine.chance import clone, resample_future
+
+from .value import ValueModel, result_values
+
+Policy = Literal["unknown", "uniform"]
+DEFAULT_SAMPLES = 8
+
+
+@dataclass(frozen=True)
+class LuckResult:
+    """One game's scores per seat."""
+
+    raw: np.ndarray  # win indicator
+    adjusted: np.ndarray  # raw minus the corrections
+    deal: np.ndarray  # the deal's correction (characters, cards, the first draw)
+    transitions: int  # corrected transitions after decisions
+    evaluations: int  # value-model evaluations
+
+    @property
+    def correction(self) -> np.ndarray:
+        return self.raw - self.adjusted
+
+
+def _sample(before: Game, action: Action, rng: random.Random, model: ValueModel) -> np.ndarray:
+    g = clone(before, events=False)
+    resample_future(g, rng)
+    g.apply(action)
+    return model.values(g)
+
+
+def luck_adjust(
+    seats: int,
+    mode: str,
+    seed: int,
+    actions: Sequence[str],
+    policies: Sequence[Policy],
+    model: ValueModel,
+    samples: int = DEFAULT_SAMPLES,
+    deal_samples: int | None = None,
+    rng_seed: int = 0,
+) -> LuckResult:
+    """Replay the game ``(seats, mode, seed)`` with ``actions`` and return every seat's raw and
+    luck-adjusted score.  ``policies[s]`` is ``"uniform"`` for a seat known to choose uniformly
+    at random (a random seat), else ``"unknown"``.  Raises ``ValueError`` when the actions do not
+    finish the game."""
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    rng = random.Random(f"luck:{rng_seed}:{seats}:{mode}:{seed}")
+    game = Game.new(seats, mode, seed)
+    n = game.n
+    evals = 0
+    # the deal given the roles: who holds which role is the condition, not luck
+    roles = [s.role for s in game.seats]
+    k_deal = samples if deal_samples is None else deal_samples
+    deal = np.zeros(n)
+    if k_deal > 0:
+        base = np.zeros(n)
+        for _ in range(k_deal):
+            base += model.values(Game.new(seats, mode, rng.getrandbits(63), roles=roles))
+        deal = model.values(game) - base / k_deal
+        evals += k_deal + 1
+    corr = deal.copy()
+    corrected = 0
+    for i, text in enumerate(actions):
+        d = game.pending
+        if d is None:
+            raise ValueError(f"decision {i + 1}: the game is already over")
+        try:
+            action = parse_action(text)
+        except EngineError as e:
+            raise ValueError(f"decision {i + 1}: {e}") from None
+        if action not in d.options:
+            raise ValueError(f"decision {i + 1}: {text!r} is not an option")
+        uniform = policies[d.seat] == "uniform" and len(d.options) > 1
+        before = clone(game, events=False)
+        deck, state = len(game.deck), game.rng.getstate()
+        game.apply(action)
+        chance = len(game.deck) != deck or game.rng.getstate() != state
+        if not (uniform or chance):
+            continue
+        base = np.zeros(n)
+        if uniform:
+            options = list(d.options)
+            if len(options) > samples:
+                options = rng.sample(options, samples)
+            per = max(1, -(-samples // len(options))) if chance else 1
+            for o in options:
+                acc = np.zeros(n)
+                for _ in range(per):
+                    acc += _sample(before, o, rng, model)
+                base += acc / per
+                evals += per
+            base /= len(options)
+        else:
+            for _ in range(samples):
+                base += _sample(before, action, rng, model)
+            base /= samples
+            evals += samples
+        corr += model.values(game) - base
+        evals += 1
+        corrected += 1
+    if game.pending is not None:
+        raise ValueError(f"the game is not over after {len(actions)} decisions")
+    raw = result_values(game)
+    return LuckResult(raw, raw - corr, deal, corrected, evals)

@@ -1,0 +1,60 @@
+"""Bot-only playouts on the hot path: no records, no narration, no runner.
+
+Contract: :func:`play_out` plays ``game`` to its end with ``bots[seat].decide`` and gives every
+bot exactly the decisions and event feed the table runner (:class:`harness.agents.table.Table`)
+would: a forced decision (one option) is applied without building a view, and the bot's next view
+carries every event since its previous one, so its picture of the table is the same.  The same
+game and bots therefore give the same choices and the same result as
+:func:`harness.agents.table.play_game` (tests/analysis/test_playout.py holds that over many seeds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from harness.agents.rulebot import RuleBot
+from harness.engine import Game, build_view
+
+MAX_DECISIONS = 20_000
+
+
+class PlayoutTooLong(RuntimeError):
+    """A playout passed its decision limit."""
+
+
+def new_bots(game: Game, seed: int, game_id: str = "playout") -> list[RuleBot]:
+    """One fresh rule bot per seat of ``game``, started for a game with ``seed``."""
+    bots = [RuleBot(f"bot{i}") for i in range(game.n)]
+    for i, b in enumerate(bots):
+        b.new_game(game_id, i, seed)
+    return bots
+
+
+def play_out(
+    game: Game,
+    bots: Sequence[RuleBot],
+    seen: list[int] | None = None,
+    max_decisions: int = MAX_DECISIONS,
+    visit: Callable[[Game, int], None] | None = None,
+) -> int:
+    """Play ``game`` to the end; returns the number of decisions made.  ``seen[s]`` is the event
+    count of seat ``s``'s previous view (default: none seen, the first view carries the whole
+    feed).  ``visit(game, k)`` is called before the ``k``-th decision (0-based) is made."""
+    seen = [0] * game.n if seen is None else seen
+    made = 0
+    apply = game.apply
+    while (d := game.pending) is not None:
+        if made >= max_decisions:
+            raise PlayoutTooLong(f"playout passed {max_decisions} decisions")
+        if visit is not None:
+            visit(game, made)
+        made += 1
+        options = d.options
+        if len(options) == 1:
+            apply(options[0])
+            continue
+        seat = d.seat
+        view = build_view(game, seat, since=seen[seat])
+        seen[seat] = view.event_count
+        apply(bots[seat].decide(view, d.option_ids))
+    return made

@@ -1,0 +1,59 @@
+"""The luck-adjusted table of the league report (:mod:`harness.analysis.run_luck`).
+
+Per player × role: seats, the raw win rate with its 95 % Wilson interval and the mean
+luck-adjusted score with its 95 % interval (normal approximation, clustered by game); per player
+one more row, role ``all (role-adjusted)``: result minus the role's base rate at that table size
+and mode, raw and luck-adjusted, as in the role-adjusted table.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from harness.analysis.run_luck import run_luck
+
+from .stats import _clustered_mean, base_rates
+from .stats_basic import wilson
+
+Z95 = 1.959964
+ROLE_ADJUSTED = "all (role-adjusted)"
+COLUMNS = ["player", "role", "seat_games", "win_rate", "win_lo", "win_hi", "adjusted",
+           "adj_lo", "adj_hi", "adj_se", "raw_se"]  # fmt: skip
+
+
+def _ci(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float, float]:
+    mean, se = _clustered_mean(values, clusters)
+    half = Z95 * se if not math.isnan(se) else math.nan
+    return mean, mean - half, mean + half, se
+
+
+def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+    """The table for the seats of the games with a result (``stats.load_run(...).seats``).
+    ``compute=False`` reads only stored scores and raises ``LookupError`` when a game has
+    none."""
+    if seats.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    lines = run_luck(run_dir, compute=compute)
+    missing = set(seats["game_id"]) - set(lines)
+    if missing:
+        raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")
+    df = seats[["game_id", "seats", "mode", "seat", "player", "role", "won"]].copy()
+    df["adjusted"] = [lines[g].adjusted[s] for g, s in zip(df["game_id"], df["seat"], strict=True)]
+    df["won"] = df["won"].astype(float)
+    rows = []
+    for (player, role), part in df.groupby(["player", "role"], sort=True):
+        k, n = int(part["won"].sum()), len(part)
+        lo, hi = wilson(k, n)
+        adj, alo, ahi, ase = _ci(part["adjusted"], part["game_id"])
+        _, _, _, rse = _ci(part["won"], part["game_id"])
+        rows.append([player, role, n, k / n, lo, hi, adj, alo, ahi, ase, rse])
+    base = base_rates(seats)[["seats", "mode", "role", "base_rate"]]
+    df = df.merge(base, on=["seats", "mode", "role"], how="left")
+    for player, part in df.groupby("player", sort=True):
+        raw, rlo, rhi, rse = _ci(part["won"] - part["base_rate"], part["game_id"])
+        adj, alo, ahi, ase = _ci(part["adjusted"] - part["base_rate"], part["game_id"])
+        rows.append([player, ROLE_ADJUSTED, len(part), raw, rlo, rhi, adj, alo, ahi, ase, rse])
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    return out.sort_values(["player"], kind="stable").reset_index(drop=True)

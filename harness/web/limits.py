@@ -1,0 +1,157 @@
+"""What one client may use of the web table (config ``limits``), and the counters that hold it.
+
+Every network client is hostile until shown otherwise, so each resource it can make the server
+spend is bounded per connection and per address (the client's IP; behind a reverse proxy every
+client shares the proxy's address):
+
+- messages: a token bucket per connection (:attr:`WebLimits.messages_per_s`, bursts of
+  :attr:`~WebLimits.messages_burst`); a message over budget is dropped unread, and the connection
+  gets a ``rate_limited`` error frame for it at most once a second;
+- messages that rebuild a whole view (``locale``, ``join``, ``watch``): a smaller bucket of their
+  own; repeated ``locale`` messages are coalesced into one rebuild;
+- failed ``join`` and ``watch`` attempts (a wrong room code or seat token, a full room): a bucket
+  per connection and one per address, so room codes cannot be guessed at speed;
+- rooms: a connection may have created at most :attr:`~WebLimits.rooms_per_connection` rooms that
+  are still open, an address :attr:`~WebLimits.rooms_per_address`, the server
+  :attr:`~WebLimits.max_rooms`; one seat per connection, :attr:`~WebLimits.seats_per_address`
+  seats per address, :attr:`~WebLimits.connections_per_address` connections per address,
+  :attr:`~WebLimits.spectators_per_room` spectators per room;
+- rooms nobody is connected to are closed: a lobby (or a finished game) after
+  :attr:`~WebLimits.lobby_idle_s`, a game in progress after :attr:`~WebLimits.game_idle_s`, a
+  table of bots only as soon as nobody watches it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RATE_LIMITED = "rate_limited"  # the ``code`` of the error frame for a message over budget
+
+MAX_ROOMS = 1000
+ROOMS_PER_CONNECTION = 3
+ROOMS_PER_ADDRESS = 10
+SEATS_PER_ADDRESS = 16
+CONNECTIONS_PER_ADDRESS = 64
+SPECTATORS_PER_ROOM = 32
+MESSAGES_PER_S = 20.0
+MESSAGES_BURST = 60
+REBUILDS_PER_S = 2.0
+REBUILDS_BURST = 10
+FAILURES_PER_S = 0.5
+FAILURES_BURST_CONNECTION = 5
+FAILURES_BURST_ADDRESS = 20
+LOBBY_IDLE_S = 60.0
+GAME_IDLE_S = 180.0
+COALESCE_S = 0.05  # repeated ``locale`` messages within this time rebuild the view once
+
+
+class WebLimits(BaseModel):
+    """The config's ``limits`` section (every field optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_rooms: int = Field(default=MAX_ROOMS, ge=1)
+    rooms_per_connection: int = Field(default=ROOMS_PER_CONNECTION, ge=1)
+    rooms_per_address: int = Field(default=ROOMS_PER_ADDRESS, ge=1)
+    seats_per_address: int = Field(default=SEATS_PER_ADDRESS, ge=1)
+    connections_per_address: int = Field(default=CONNECTIONS_PER_ADDRESS, ge=1)
+    spectators_per_room: int = Field(default=SPECTATORS_PER_ROOM, ge=1)
+    messages_per_s: float = Field(default=MESSAGES_PER_S, gt=0)
+    messages_burst: int = Field(default=MESSAGES_BURST, ge=1)
+    rebuilds_per_s: float = Field(default=REBUILDS_PER_S, gt=0)
+    rebuilds_burst: int = Field(default=REBUILDS_BURST, ge=1)
+    failures_per_s: float = Field(default=FAILURES_PER_S, gt=0)
+    failures_burst_connection: int = Field(default=FAILURES_BURST_CONNECTION, ge=1)
+    failures_burst_address: int = Field(default=FAILURES_BURST_ADDRESS, ge=1)
+    lobby_idle_s: float = Field(default=LOBBY_IDLE_S, ge=0)
+    game_idle_s: float = Field(default=GAME_IDLE_S, ge=0)
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` per second; :meth:`take` spends one if there is one."""
+
+    __slots__ = ("burst", "rate", "tokens", "stamp")
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst = float(burst)
+        self.rate = rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def ready(self) -> bool:
+        """At least one token is left (nothing is spent)."""
+        self._refill()
+        return self.tokens >= 1.0
+
+    def take(self) -> bool:
+        """Spend one token; False (nothing spent) when the bucket is empty."""
+        if not self.ready():
+            return False
+        self.tokens -= 1.0
+        return True
+
+    def spend(self) -> None:
+        """Spend one token, if any is left (a failure is counted after the attempt)."""
+        self._refill()
+        self.tokens = max(0.0, self.tokens - 1.0)
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+
+@dataclass
+class Address:
+    connections: int
+    failures: TokenBucket
+
+
+class Addresses:
+    """Per-address counters: live connections and the failed-join bucket.  An address is
+    forgotten once it has no connection and its bucket has refilled (:meth:`prune`), so the table
+    holds at most the live connections' addresses plus a few recent ones."""
+
+    def __init__(self, limits: WebLimits) -> None:
+        self.limits = limits
+        self._by: dict[str, Address] = {}
+
+    def _get(self, addr: str) -> Address:
+        a = self._by.get(addr)
+        if a is None:
+            lim = self.limits
+            a = self._by[addr] = Address(
+                0, TokenBucket(lim.failures_burst_address, lim.failures_per_s)
+            )
+        return a
+
+    def connect(self, addr: str) -> bool:
+        """Count a new connection from ``addr``; False (not counted) when it has too many."""
+        a = self._get(addr)
+        if a.connections >= self.limits.connections_per_address:
+            return False
+        a.connections += 1
+        return True
+
+    def disconnect(self, addr: str) -> None:
+        a = self._by.get(addr)
+        if a is not None:
+            a.connections = max(0, a.connections - 1)
+
+    def failures(self, addr: str) -> TokenBucket:
+        return self._get(addr).failures
+
+    def prune(self) -> None:
+        for addr, a in list(self._by.items()):
+            if a.connections == 0 and a.failures.full():
+                del self._by[addr]
+
+    def __len__(self) -> int:
+        return len(self._by)

@@ -1,0 +1,81 @@
+"""The shipped value model loads; ``analysis train``, ``bench value`` and ``bench variance`` run
+small and end with their JSON line; bad input is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.analysis.features import KEYS, NAMES
+from harness.analysis.fitted import FittedValue, ModelFileError, load_model_file
+from harness.analysis.variance import games_needed
+from harness.cli.main import main
+from harness.engine import Game
+
+
+def _last_json(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_shipped_model_is_versioned_and_evaluates() -> None:
+    m = load_model_file()
+    assert m.schema_version == 1 and tuple(m.features) == NAMES
+    assert len(m.data_sha256) == 64 and m.training["seed"] == 10_000_000
+    assert set(m.base_rates) <= set(KEYS)
+    v = FittedValue(m).values(Game.new(6, "partners", 2))
+    assert v.shape == (6,) and ((v > 0) & (v < 1)).all()
+
+
+def test_a_model_file_for_other_features_is_refused(tmp_path: Path) -> None:
+    data = json.loads(load_model_file().model_dump_json())
+    data["features"] = data["features"][:-1]
+    bad = tmp_path / "m.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="retrain"):
+        load_model_file(bad)
+    (tmp_path / "junk.json").write_text("{", encoding="utf-8")
+    with pytest.raises(ModelFileError, match="cannot read"):
+        load_model_file(tmp_path / "junk.json")
+
+
+def test_train_writes_a_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "vm.json"
+    assert main(["analysis", "train", "--games", "1", "--out", str(out), "--no-progress"]) == 0
+    m = load_model_file(out)
+    assert m.training["games"] == 20 and m.rows > 0
+    assert "value model:" in capsys.readouterr().out
+    again = tmp_path / "again.json"
+    assert main(["analysis", "train", "--games", "1", "--out", str(again), "--no-progress"]) == 0
+    assert again.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")  # fixed seed
+
+
+def test_bench_value_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "rel.svg"
+    argv = ["bench", "value", "--games", "1", "--positions", "3", "--rollouts", "1",
+            "--speed-games", "1", "--svg", str(svg), "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    r = _last_json(capsys.readouterr().out)
+    assert r["benchmark"] == "value" and r["holdout"]["games"] == 20
+    assert 0 <= r["holdout"]["brier"] <= 1 and r["reference"]["positions"] == 3
+    assert r["speed"]["rollout_decisions_per_s"] > 0 and r["speed"]["fitted_evaluations_per_s"] > 0
+    assert svg.read_text(encoding="utf-8").startswith("<svg")
+    assert main(["bench", "value", "--svg", str(tmp_path / "no" / "x.svg")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_bench_variance_small(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "variance", "--games", "3", "--samples", "1", "--workers", "1",
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    r = _last_json(capsys.readouterr().out)
+    assert r["benchmark"] == "variance" and r["deals"] == 3
+    assert [a["agent"] for a in r["agents"]] == ["rulebot", "eps0.05", "eps0.15", "eps0.3", "eps1"]
+    assert r["pairs"][0]["pair"] == "rulebot vs eps0.15" and len(r["pairs"]) == 5
+    assert isinstance(r["ladder_ordered"], bool) and "factor" in r["headline"]
+
+
+def test_games_needed() -> None:
+    assert games_needed(0.5, 0.1) == pytest.approx(196.2, abs=0.1)
+    assert games_needed(0.5, 0.0) is None

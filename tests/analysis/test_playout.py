@@ -1,0 +1,80 @@
+"""The bot-only playout path makes the same decisions as the table runner; the chance helpers
+copy a game exactly and re-draw only its unknown future."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from harness.agents.rulebot import RuleBot
+from harness.agents.table import play_game
+from harness.analysis.ladder import EpsilonBot
+from harness.analysis.playout import new_bots, play_out
+from harness.engine import EngineError, Game
+from harness.engine.chance import clone, resample_future, unseen_positions
+from harness.engine.roles import MODES
+
+CASES = [(4 + k % 5, MODES[k % len(MODES)], 100 + k) for k in range(30)]
+
+
+def _agents(n: int, seed: int) -> list[RuleBot]:
+    out: list[RuleBot] = [RuleBot(f"bot{i}") for i in range(n)]
+    out[seed % n] = EpsilonBot("eps", 0.3)
+    return out
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES)
+def test_playout_decides_as_the_table_runner(n: int, mode: str, seed: int) -> None:
+    table = Game.new(n, mode, seed)
+    asyncio.run(play_game(table, _agents(n, seed), game_id="g"))
+    fast = Game.new(n, mode, seed)
+    bots = _agents(n, seed)
+    for i, b in enumerate(bots):
+        b.new_game("g", i, seed)
+    made = play_out(fast, bots)
+    assert fast.history == table.history
+    assert made == len(table.history)
+    assert (fast.winning_side, fast.winners) == (table.winning_side, table.winners)
+    assert fast.events == table.events
+
+
+def test_clone_plays_on_exactly_like_the_original() -> None:
+    game = Game.new(6, "classic", 7)
+    play_to = 40
+    rng = random.Random(1)
+    for _ in range(play_to):
+        game.apply(rng.choice(game.pending.options))
+    copy = clone(game)
+    for g in (game, copy):
+        play_out(g, new_bots(g, 3))
+    assert copy.history == game.history and copy.events == game.events
+    assert copy.winners == game.winners
+
+
+def test_resample_redraws_only_the_unknown_deck_order() -> None:
+    game = Game.new(5, "classic", 11)
+    top = game.deck[-1]
+    game.seats[0].known_top.append(top)  # a put-back card: its place is known
+    before = list(game.deck)
+    changed = 0
+    for k in range(20):
+        g = clone(game)
+        resample_future(g, random.Random(k))
+        assert sorted(g.deck) == sorted(before)
+        assert g.deck[-1] == top
+        changed += g.deck != before
+        assert game.deck == before  # the original is untouched
+    assert changed == 20
+    assert len(unseen_positions(game)) == len(before) - 1
+
+
+def test_deal_with_fixed_roles() -> None:
+    game = Game.new(7, "double_agent", 3)
+    roles = [s.role for s in game.seats]
+    other = Game.new(7, "double_agent", 4, roles=roles)
+    assert [s.role for s in other.seats] == roles
+    assert Game.new(7, "double_agent", 3).history == game.history
+    with pytest.raises(EngineError, match="composition"):
+        Game.new(5, "classic", 1, roles=["marshal"] * 5)
