@@ -47,7 +47,12 @@ def register(sub: Any) -> None:
         help="the config's kind: mcp player (default: its only one); without CONFIG, the "
         "seat's player name (default: mcp)",
     )
-    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument(
+        "--transport",
+        choices=("stdio", "http"),
+        default="stdio",
+        help="stdio (the client starts this command) or streamable HTTP at http://HOST:PORT/mcp",
+    )
     p.add_argument("--host", default="127.0.0.1", help="with --transport http: the interface")
     p.add_argument(
         "--port", type=_port, default=8765, help="with --transport http: the port (0: any free)"

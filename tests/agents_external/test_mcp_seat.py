@@ -178,3 +178,10 @@ def test_bad_invocations_are_one_line_errors(tmp_path: Path, capsys: Any) -> Non
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert expected in err and err.count("\n") == 1, err
+
+
+def test_without_the_sdk_the_command_is_a_one_line_error(monkeypatch: Any, capsys: Any) -> None:
+    monkeypatch.setitem(sys.modules, "mcp", None)  # import mcp now raises ImportError
+    assert main(["mcp", "--seats", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err == "bangarena: error: mcp is not installed: pip install -e '.[mcp]'\n"
