@@ -111,8 +111,12 @@ def test_stdio_client_plays_a_whole_game(tmp_path: Path, capsys: Any) -> None:
 def test_http_client_that_stops_answering_gets_timeouts(tmp_path: Path, capsys: Any) -> None:
     config = {
         "name": "http",
-        "players": [{"name": "claude", "kind": "mcp"}]
-        + [{"name": f"bot{i}", "kind": "bot"} for i in (1, 2, 3)],
+        "players": [
+            {"name": "claude", "kind": "mcp"},
+            {"name": "py", "kind": "agent", "agent": "tests.agents_external.agents:first_factory"},
+            {"name": "bot1", "kind": "bot"},
+            {"name": "bot2", "kind": "bot"},
+        ],
         "tables": [{"seats": [4]}],
         "games_per_table": 1,
         "base_seed": 8,
@@ -152,6 +156,8 @@ def test_http_client_that_stops_answering_gets_timeouts(tmp_path: Path, capsys: 
     assert [d["fallback"] for d in decisions[:2]] == [None, None]
     assert len(decisions) > 2 and all(d["fallback"] == "timeout" for d in decisions[2:])
     assert all(d["model"]["model"] == "claude" for d in decisions)
+    python_agent = _decisions(tmp_path / "http", "py")  # an agent of another kind at the table
+    assert python_agent and all(d["model"]["provider"] == "agent" for d in python_agent)
     _replays(tmp_path / "http", capsys)
 
 
