@@ -42,7 +42,8 @@ AutopilotFactory = Callable[[], Agent]
 # stalls, that deadline fires late too; the table then waits a short grace past its timer for the
 # seat to hand in its own fallback and record, instead of cutting it off and losing the record of
 # calls already made.  Other seats (bots, people) are cut off at the timer exactly.
-SELF_TIMED_KINDS = ("model", "agent", "remote")  # agent, remote: harness.agents.external_seat
+# agent, remote, mcp: harness.agents.external_seat
+SELF_TIMED_KINDS = ("model", "agent", "remote", "mcp")
 GRACE_MIN_S = 1.0
 GRACE_FRACTION = 0.1
 

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.league.agent_players import check_agent_players
-from harness.league.config import ConfigError, load_config
+from harness.league.agent_players import check_agent_players, check_mcp_players
+from harness.league.config import ConfigError, LeagueConfig, load_config
 from harness.league.executors import EXECUTORS
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
         check_agent_players(config)
+        check_mcp_players(config)
     except ConfigError as e:
         raise CliError(str(e)) from None
     if args.workers is not None and args.workers < 1:
@@ -105,31 +106,14 @@ def run(args: argparse.Namespace) -> int:
     args.ray_address = args.ray_address or (config.ray_address if args.executor == "ray" else None)
     executor = _executor(args)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
-    if config.has_models:  # before any run folder or game exists (harness.league.preflight)
-        from harness.league.preflight import PreflightError, preflight, record_spend
-
-        try:
-            checked = preflight(config, network=not args.no_preflight)
-        except PreflightError as e:
-            if args.resume:  # its calls are spend of the run being resumed
-                record_spend(run_dir, e.spend)
-            raise CliError(str(e)) from None
-        for line in (*checked.lines, *checked.warnings):
-            print(line, file=sys.stderr)
-    try:
-        runner = LeagueRunner(
-            config,
-            run_dir,
-            resume=args.resume,
-            model_seats=_model_seats(config, run_dir),
-            workers=args.workers,
-            executor=executor,
-        )
-    except LeagueStopped as e:
-        raise CliError(str(e)) from None
-    if runner.model_seats is not None and config.has_models:  # the preflight's calls count
-        for spent in checked.spend:
-            runner.model_seats.ledger.add(spent)
+    runner = start_runner(
+        config,
+        run_dir,
+        resume=args.resume,
+        preflight_network=not args.no_preflight,
+        workers=args.workers,
+        executor=executor,
+    )
     t0 = time.monotonic()
     p = runner.progress
     print(
@@ -160,6 +144,46 @@ def run(args: argparse.Namespace) -> int:
     for flag in flags.flags:
         print(f"flagged: {flag.message}", file=sys.stderr)
     return flags.exit_code
+
+
+def start_runner(
+    config: LeagueConfig,
+    run_dir: Path,
+    *,
+    resume: bool,
+    preflight_network: bool = True,
+    workers: int | None = None,
+    executor: Any = None,
+) -> LeagueRunner:
+    """The runner of ``config``'s run in ``run_dir``, after the model players' preflight (its
+    lines go to stderr, its calls to the run's spend ledger)."""
+    checked = None
+    if config.has_models:  # before any run folder or game exists (harness.league.preflight)
+        from harness.league.preflight import PreflightError, preflight, record_spend
+
+        try:
+            checked = preflight(config, network=preflight_network)
+        except PreflightError as e:
+            if resume:  # its calls are spend of the run being resumed
+                record_spend(run_dir, e.spend)
+            raise CliError(str(e)) from None
+        for line in (*checked.lines, *checked.warnings):
+            print(line, file=sys.stderr)
+    try:
+        runner = LeagueRunner(
+            config,
+            run_dir,
+            resume=resume,
+            model_seats=_model_seats(config, run_dir),
+            workers=workers,
+            executor=executor,
+        )
+    except LeagueStopped as e:
+        raise CliError(str(e)) from None
+    if runner.model_seats is not None and checked is not None:  # the preflight's calls count
+        for spent in checked.spend:
+            runner.model_seats.ledger.add(spent)
+    return runner
 
 
 def _executor(args: argparse.Namespace) -> Any:

@@ -17,6 +17,7 @@ from . import (
     bench_cmd,
     inspect_cmd,
     league_cmd,
+    mcp_cmd,
     play_cmd,
     position_cmd,
     prompt_stats_cmd,
@@ -44,6 +45,7 @@ COMMANDS = (
     balance_cmd,
     analysis_cmd,
     serve_cmd,
+    mcp_cmd,
 )
 
 

@@ -1,9 +1,11 @@
-"""External agent players of a league (``kind: agent`` and ``kind: remote``): their config fields,
-their seats, and their usage in the run's spend ledger.
+"""External agent players of a league (``kind: agent``, ``kind: remote`` and ``kind: mcp``): their
+config fields, their seats, and their usage in the run's spend ledger.
 
 * :func:`check_agent_fields` — the fields each kind takes (format only: reading a run's config
   never imports an agent's code); :func:`check_agent_players` imports every ``agent:`` factory
-  before a run starts, so a bad path is a one-line :class:`ConfigError`.
+  before a run starts, so a bad path is a one-line :class:`ConfigError`;
+  :func:`check_mcp_players` checks that the run serves its MCP player (``bangarena mcp``), which
+  sits at most once in each game.
 * :class:`AgentSeats` — builds the seats (one Python agent per seat and game; one HTTP client per
   remote player, shared by its seats) and writes one spend line per message an agent answered
   or failed, with the tokens and dollars the agent reported, so the run's caps count them.
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from harness.agents.base import Agent
 from harness.agents.external_seat import ExternalSeat
+from harness.agents.mcp_seat import McpBackend, McpChannel
 from harness.agents.python_agent import AGENT_PATH, AgentPathError, PythonBackend, load_factory
 from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
 
@@ -27,9 +30,9 @@ if TYPE_CHECKING:
     from .config import PlayerConfig
     from .schedule import GameSpec
 
-__all__ = ["AgentSeats", "check_agent_fields", "check_agent_players"]
+__all__ = ["AgentSeats", "check_agent_fields", "check_agent_players", "check_mcp_players"]
 
-EXTERNAL_KINDS = ("agent", "remote")
+EXTERNAL_KINDS = ("agent", "remote", "mcp")
 ANSWERED = (None, "unparseable", "illegal_option", "oversized")
 
 
@@ -71,6 +74,29 @@ def check_agent_players(config: LeagueConfig) -> None:
                 raise ConfigError(f"player {p.name}: options do not fit {p.agent}: {e}") from None
 
 
+def check_mcp_players(config: LeagueConfig, served: str | None = None) -> None:
+    """A :class:`ConfigError` unless every ``kind: mcp`` player is ``served`` (the player
+    ``bangarena mcp`` serves), and that player sits at most once in every game."""
+    for p in config.players:
+        if p.kind == "mcp" and p.name != served:
+            raise ConfigError(
+                f"player {p.name} is an MCP client's seat: serve it with "
+                f"'bangarena mcp CONFIG --player {p.name}' (one MCP player per run)"
+            )
+    if served is None:
+        return
+    if config.player(served).kind != "mcp":
+        raise ConfigError(f"player {served} is of kind {config.player(served).kind!r}, not 'mcp'")
+    from .schedule import build_schedule
+
+    for spec in build_schedule(config):
+        if spec.lineup.count(served) > 1:
+            raise ConfigError(
+                f"game {spec.game_id} seats {served} {spec.lineup.count(served)} times: an MCP "
+                "client drives one seat, so list at least as many players as a table has seats"
+            )
+
+
 class AgentSeats:
     """The external agent seats of one run (see the module docstring)."""
 
@@ -86,6 +112,7 @@ class AgentSeats:
         self.players = {p.name: p for p in config.players if p.kind in EXTERNAL_KINDS}
         self._factories: dict[str, Callable[..., Any]] = {}
         self._clients: dict[str, RemoteClient] = {}
+        self.mcp_channels: dict[str, McpChannel] = {}  # player -> its client's channel
 
     def __contains__(self, player: object) -> bool:
         return player in self.players
@@ -99,6 +126,10 @@ class AgentSeats:
                 except AgentPathError as e:
                     raise ConfigError(f"player {p.name}: {e}") from None
             return PythonBackend(self._factories[p.name], p.options)
+        if p.kind == "mcp":
+            if p.name not in self.mcp_channels:
+                raise ConfigError(f"player {p.name} is an MCP client's seat: run 'bangarena mcp'")
+            return McpBackend(self.mcp_channels[p.name])
         assert p.url is not None
         if p.name not in self._clients:
             self._clients[p.name] = RemoteClient(p.url, p.token_env)

@@ -200,6 +200,7 @@ class LeagueRunner:
         self._drop_failed_tails = False  # set when a failing provider stopped the run
         self._model_players = {p.name for p in config.players if p.kind == "model"}
         self._seated_players = {p.name for p in config.players if p.kind in SEATED_KINDS}
+        self.game_listeners: list[Callable[[GameOutput], None]] = []  # told of each game written
 
     def _uses_models(self, spec: GameSpec) -> bool:
         return any(p in self._seated_players for p in spec.lineup)
@@ -219,6 +220,11 @@ class LeagueRunner:
         for t in [*self._game_tasks, self._plain_task]:
             if t is not None and t is not current and not t.done():
                 t.cancel()
+
+    def stop(self, reason: str) -> None:
+        """Stop the run from outside it (e.g. its MCP client left): :meth:`run` then raises
+        :class:`LeagueStopped` with ``reason``; the run can be resumed."""
+        self._stop(reason)
 
     def _on_signal(self, signum: int) -> None:
         if self.interrupted is None:
@@ -270,6 +276,8 @@ class LeagueRunner:
             self.store.end_game(file, out.end, out.record)
         self.unfinished.discard(out.start.game_id)
         self.progress.update(out.record, decided_live)
+        for listener in self.game_listeners:
+            listener(out)
 
     async def run(self) -> Progress:
         """Play every game left; raises :class:`LeagueStopped` (or :class:`LeagueInterrupted`)

@@ -37,8 +37,8 @@ class SeatPlayer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int
     player: str  # the league player (config name)
-    # human: a person at the web table; agent, remote: an external agent (harness.agents)
-    kind: Literal["model", "bot", "random", "human", "agent", "remote"]
+    # human: a person at the web table; agent, remote, mcp: an external agent (harness.agents)
+    kind: Literal["model", "bot", "random", "human", "agent", "remote", "mcp"]
     model: str | None = None  # provider/model for model seats
     name: str  # the name shown at the table
     history: str | None = None  # a model seat's history policy (conversation, log, since_last)

@@ -90,8 +90,9 @@ class WebConfig(BaseModel):
         return Path(self.output) / self.name
 
     def model_players(self) -> dict[str, PlayerConfig]:
-        """The players the host can seat besides bots: models and external agents."""
-        return {p.name: p for p in self.players if p.kind in SEATED_KINDS}
+        """The players the host can seat besides bots: models and external agents (an MCP
+        client drives its seat through ``bangarena mcp``, not at a web table)."""
+        return {p.name: p for p in self.players if p.kind in SEATED_KINDS and p.kind != "mcp"}
 
     def league_config(self, decision_seconds: float) -> LeagueConfig:
         """The league view of these players, for the league's shared model-seat factory (one
