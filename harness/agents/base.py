@@ -27,6 +27,8 @@ class Agent(ABC):
     """One seat's player.  ``choose`` must return one of ``options`` (an id, exactly)."""
 
     kind: ClassVar[str] = "agent"
+    # a seat that keeps its own deadline and hands in its own fallback record (harness.agents.seat)
+    self_timed: ClassVar[bool] = False
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -161,6 +161,8 @@ class ExternalSeat(Agent):
     view).  ``usage_sink`` hears every message's usage (the league's spend ledger);
     ``system_prompt_sink(sha256, text)`` stores the start message the records name."""
 
+    self_timed = True
+
     def __init__(
         self,
         name: str,

@@ -23,6 +23,7 @@ DEFAULT_DECISION_SECONDS = 60.0
 
 class ModelSeat(Agent):
     kind = "model"
+    self_timed = True
 
     def __init__(
         self,

@@ -42,15 +42,15 @@ AutopilotFactory = Callable[[], Agent]
 # stalls, that deadline fires late too; the table then waits a short grace past its timer for the
 # seat to hand in its own fallback and record, instead of cutting it off and losing the record of
 # calls already made.  Other seats (bots, people) are cut off at the timer exactly.
-# agent, remote, mcp: harness.agents.external_seat
-SELF_TIMED_KINDS = ("model", "agent", "remote", "mcp")
+# Such seats say so with ``Agent.self_timed`` (model seats; external agents, remote agents and
+# MCP clients: harness.agents.external_seat).
 GRACE_MIN_S = 1.0
 GRACE_FRACTION = 0.1
 
 
 def cutoff(agent: Agent, timeout: float | None) -> float | None:
     """Seconds the table waits for ``agent`` when its decision timer is ``timeout``."""
-    if timeout is None or agent.kind not in SELF_TIMED_KINDS:
+    if timeout is None or not agent.self_timed:
         return timeout
     return timeout + max(GRACE_MIN_S, GRACE_FRACTION * timeout)
 

@@ -26,7 +26,7 @@ from typing import Any, TypedDict, Unpack
 from harness.engine import Game, SeatView, build_view
 
 from .base import Agent, Choice
-from .seat import SELF_TIMED_KINDS, Decided, FallbackPolicy, FallbackReason, decide
+from .seat import Decided, FallbackPolicy, FallbackReason, decide
 
 DEFAULT_MAX_DECISIONS = 20_000
 
@@ -140,7 +140,7 @@ class Table:
         if decided.fallback:
             st.fallbacks[decided.fallback] += 1
         self.decisions += 1
-        if self.agents[seat].kind in SELF_TIMED_KINDS and len(options) > 1:
+        if self.agents[seat].self_timed and len(options) > 1:
             if decided.fallback:
                 self.model_fallback_streak += 1
                 self._last_fallback = decided.fallback + (
@@ -176,7 +176,7 @@ class Table:
         if rec.option not in options:
             raise ReplayMismatch(f"recorded choice {rec.option!r} is not one of {options}")
         agent = self.agents[seat]
-        restore = getattr(agent, "restore", None) if agent.kind in SELF_TIMED_KINDS else None
+        restore = getattr(agent, "restore", None) if agent.self_timed else None
         if restore is not None:
             record = dict(rec.record) if rec.record is not None else None
             try:
@@ -186,7 +186,7 @@ class Table:
                 # its turn and dropped it, which is where a refused restore leaves it too.
                 if record is not None or len(options) < 2:
                     raise ReplayMismatch(str(e)) from None
-        elif agent.kind in SELF_TIMED_KINDS and len(options) > 1:
+        elif agent.self_timed and len(options) > 1:
             pass  # a model seat without a conversation to restore: nothing to redo
         else:
             answer = await agent.choose(view, options)
