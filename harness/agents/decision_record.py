@@ -147,6 +147,9 @@ class Attempt(BaseModel):
     latency_s: float = 0.0
     tokens: TokenCounts = Field(default_factory=TokenCounts)
     cached: bool = False
+    # the seat's own count of the request (a conversation with a context budget), from which it
+    # learnt the server's ``tokens.input``; a resumed seat learns it again
+    counted_input_tokens: int | None = None
 
 
 class ModelDecisionRecord(BaseModel):

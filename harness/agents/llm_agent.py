@@ -273,6 +273,7 @@ class _Decision:
     retries: int = 0
     corrections: int = 0
     compacted_to: int | None = None  # the budget the history was compacted to after an overflow
+    counted: int | None = None  # the seat's own count of the request last answered
 
 
 def _default_policy_name(fallback: FallbackPolicy) -> str:
@@ -418,9 +419,13 @@ class LLMAgent:
                 f"decision {record.get('decision_index')} of game {record.get('game_id')}: the "
                 "recorded prompt differs from the one the seat builds now"
             )
-        conversation.commit(
-            _exchange(messages, list(record.get("attempts") or [])), record.get("fallback")
-        )
+        attempts = list(record.get("attempts") or [])
+        relearn = getattr(conversation, "relearn", None)
+        for a in attempts if relearn is not None else ():
+            counted, reported = a.get("counted_input_tokens"), (a.get("tokens") or {}).get("input")
+            if isinstance(counted, int) and isinstance(reported, int) and reported:
+                relearn(counted, reported)
+        conversation.commit(_exchange(messages, attempts), record.get("fallback"))
 
     # ----------------------------------------------------------------- the loop
 
@@ -459,7 +464,7 @@ class LLMAgent:
                     return
                 continue
             assert call.reply is not None
-            self._learn_count(request, call)
+            state.counted = self._learn_count(request, call)
             if self._judge(state, call):
                 return
 
@@ -505,13 +510,16 @@ class LLMAgent:
         state.messages = [user]
         return True
 
-    def _learn_count(self, request: ProviderRequest, call: _Call) -> None:
+    def _learn_count(self, request: ProviderRequest, call: _Call) -> int | None:
         """Tell the conversation what the server counted for the request it built (its counter
         corrects later budgets).  A cached reply carries the count the server gave this same
-        request, so a game replayed from the cache budgets as it did live."""
+        request, so a game replayed from the cache budgets as it did live.  Returns the
+        conversation's own count of the request (kept in the attempt's record), or ``None``."""
         reported = getattr(self.conversation, "reported", None)
-        if reported is not None and call.reply is not None and call.reply.input_tokens:
-            reported(request.system, request.messages, call.reply.input_tokens)
+        if reported is None or call.reply is None or not call.reply.input_tokens:
+            return None
+        counted = reported(request.system, request.messages, call.reply.input_tokens)
+        return counted if isinstance(counted, int) else None
 
     async def _back_off(
         self, state: _Decision, error: TransientProviderError, deadline: float
@@ -566,6 +574,7 @@ class LLMAgent:
                     reasoning=reply.reasoning_tokens,
                 ),
                 cached=call.cached,
+                counted_input_tokens=state.counted,
             )
         )
         if parsed.error_kind is None:

@@ -128,12 +128,23 @@ class Transcript:
         corrected = getattr(self._count, "corrected", None)
         return int(corrected(counted)) if corrected is not None else counted
 
-    def reported(self, system: str, messages: Sequence[Message], prompt_tokens: int) -> None:
+    def reported(self, system: str, messages: Sequence[Message], prompt_tokens: int) -> int | None:
         """The server counted ``prompt_tokens`` for a request of ``system`` and ``messages``:
-        the seat's counter learns the ratio (later budgets use corrected counts)."""
+        the seat's counter learns the ratio (later budgets use corrected counts).  Returns the
+        request's own count (``None`` without a budget), which the decision record keeps so that
+        a resumed seat learns the same again (:meth:`relearn`)."""
+        if self.context_tokens is None:  # no budget: nothing to correct
+            return None
+        counted = self.request_tokens(system, messages)
+        self.relearn(counted, prompt_tokens)
+        return counted
+
+    def relearn(self, counted: int, prompt_tokens: int) -> None:
+        """Learn again what a recorded request taught: counted ``counted``, the server said
+        ``prompt_tokens``."""
         learn = getattr(self._count, "learn", None)
-        if learn is not None and self.context_tokens is not None:  # no budget: nothing to correct
-            learn(self.request_tokens(system, messages), prompt_tokens)
+        if learn is not None and self.context_tokens is not None:
+            learn(counted, prompt_tokens)
 
     def tokens(self, text: str) -> int:
         n = self._counted.get(text)
