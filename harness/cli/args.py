@@ -17,6 +17,25 @@ def positive_int(text: str) -> int:
     return v
 
 
+def port(text: str, *, any_free: bool = False) -> int:
+    """A TCP port 1..65535 (``any_free``: 0 too, for "any free port")."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    low = 0 if any_free else 1
+    if not low <= v <= 65535:
+        raise argparse.ArgumentTypeError(
+            "a port is 0..65535 (0: any free port)" if any_free else "a port is 1..65535"
+        )
+    return v
+
+
+def free_port(text: str) -> int:
+    """A TCP port, or 0 for any free one."""
+    return port(text, any_free=True)
+
+
 def seat_count(text: str) -> int:
     v = positive_int(text)
     if not MIN_SEATS <= v <= MAX_SEATS:

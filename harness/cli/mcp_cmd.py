@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
 import shlex
 import socket
 import sys
@@ -23,7 +22,8 @@ from harness.league.config import ConfigError, LeagueConfig, load_config, parse_
 from harness.league.runner import LeagueInterrupted, run_dir_for
 from harness.views.plural import count
 
-from .errors import CliError
+from .args import free_port
+from .errors import CliError, address_error
 from .league_cmd import start_runner
 
 QUICK = {"seats": 4, "mode": "classic", "games": 1, "seed": 1, "decision_seconds": 120.0}
@@ -55,7 +55,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="with --transport http: the interface")
     p.add_argument(
-        "--port", type=_port, default=8765, help="with --transport http: the port (0: any free)"
+        "--port", type=free_port, default=8765, help="with --transport http: the port (0: any free)"
     )
     p.add_argument(
         "--linger",
@@ -83,16 +83,6 @@ def register(sub: Any) -> None:
         help="skip the sample decision sent to every model player before the first game",
     )
     p.set_defaults(func=run)
-
-
-def _port(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= v <= 65535:
-        raise argparse.ArgumentTypeError("a port is 0..65535 (0: any free port)")
-    return v
 
 
 def _seconds(text: str) -> float:
@@ -216,11 +206,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
     try:
         return bind(host, port)
-    except socket.gaierror:
-        raise CliError(f"cannot resolve host {host!r}") from None
     except OSError as e:
-        why = "is already in use" if e.errno == errno.EADDRINUSE else f"({e.strerror})"
-        raise CliError(f"cannot listen on {host}:{port}: the address {why}") from None
+        raise address_error(host, port, e) from None
 
 
 def _note(message: str) -> None:

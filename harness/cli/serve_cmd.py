@@ -4,11 +4,11 @@ web table (FastAPI + uvicorn)."""
 from __future__ import annotations
 
 import argparse
-import errno
 import socket
 from typing import Any
 
-from .errors import CliError
+from .args import port
+from .errors import CliError, address_error
 
 
 def register(sub: Any) -> None:
@@ -28,7 +28,7 @@ def register(sub: Any) -> None:
         "origin and host there).",
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on")
-    p.add_argument("--port", type=_port, default=8000, help="TCP port")
+    p.add_argument("--port", type=port, default=8000, help="TCP port")
     p.add_argument(
         "--config",
         metavar="FILE",
@@ -53,30 +53,15 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _port(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 1 <= v <= 65535:
-        raise argparse.ArgumentTypeError("a port is 1..65535")
-    return v
-
-
 def _check_bind(host: str, port: int) -> None:
     """Fail with one line (not a traceback) when the address cannot be used."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror:
-        raise CliError(f"cannot resolve host {host!r}") from None
-    family, kind, proto, _, addr = infos[0]
-    with socket.socket(family, kind, proto) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(addr)
-        except OSError as e:
-            why = "is already in use" if e.errno == errno.EADDRINUSE else f"({e.strerror})"
-            raise CliError(f"cannot listen on {host}:{port}: the address {why}") from None
+    except OSError as e:
+        raise address_error(host, port, e) from None
 
 
 def run(args: argparse.Namespace) -> int:
