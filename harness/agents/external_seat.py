@@ -107,7 +107,7 @@ def parse_answer(raw: Any) -> tuple[AgentAnswer, str]:
         try:
             text = raw.decode("utf-8")
             data = json.loads(text)
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: deep nesting
             text = raw.decode("utf-8", "replace")
             raise AgentFault("unparseable", "the answer is not JSON", text) from None
     else:

@@ -239,7 +239,7 @@ class _Server:
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 body = json.loads(response.read(64 * 1024 * 1024))
-        except (urllib.error.URLError, OSError, ValueError) as e:
+        except (urllib.error.URLError, OSError, ValueError, RecursionError) as e:
             raise TokenizeUnavailable(f"{self.url}: {e}") from None
         tokens = body.get("tokens") if isinstance(body, dict) else None
         if not isinstance(tokens, list):

@@ -194,3 +194,8 @@ def test_echoed_bad_body_excerpt_is_short_json_text() -> None:
     message = info.value.message
     assert "\n" not in message and len(message) < 200
     assert json.loads(message.split("not JSON: ", 1)[1]).startswith("<html> xxx")
+
+
+def test_a_deeply_nested_body_is_a_bad_response_not_a_crash() -> None:
+    with pytest.raises(BadResponse, match="not valid JSON"):
+        json_body(b"[" * 30_000 + b"]" * 30_000, "application/json")

@@ -190,6 +190,7 @@ def test_answer_size_cap_is_bytes_of_the_answer() -> None:
         (b'{"option": "end", "extra": 1}', "unparseable"),
         (b'{"option": 3}', "unparseable"),
         (b"\xff\xfe", "unparseable"),
+        (b"[" * 30_000 + b"]" * 30_000, "unparseable"),
         ({"option": "end", "usage": {"input_tokens": -1}}, "unparseable"),
     ]:
         with pytest.raises(AgentFault) as e:

@@ -77,7 +77,7 @@ def json_body(data: bytes, content_type: str | None) -> dict[str, Any]:
         raise BadResponse("the response body is empty")
     try:
         body = json.loads(data)
-    except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, nesting
         reason = str(exc).split(":")[0]
         raise BadResponse(
             f"the response body is not valid JSON ({reason}): {excerpt(data)}"
