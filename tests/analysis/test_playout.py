@@ -78,3 +78,22 @@ def test_deal_with_fixed_roles() -> None:
     assert Game.new(7, "double_agent", 3).history == game.history
     with pytest.raises(EngineError, match="composition"):
         Game.new(5, "classic", 1, roles=["marshal"] * 5)
+
+
+def test_clone_copies_every_field_of_the_game_and_its_seats() -> None:
+    """A field added to the game or a seat must be copied by ``clone`` too."""
+    from harness.engine.state import Seat
+
+    game = Game.new(6, "classic", 7)
+    rng = random.Random(2)
+    for _ in range(40):
+        game.apply(rng.choice(game.pending.options))
+    copy = clone(game)
+    assert set(vars(copy)) == set(vars(game))
+    for k, v in vars(game).items():
+        if k not in ("rng", "seats"):
+            assert vars(copy)[k] == v, k
+    assert copy.rng.getstate() == game.rng.getstate()
+    for a, b in zip(game.seats, copy.seats, strict=True):
+        for name in Seat.__slots__:
+            assert getattr(b, name) == getattr(a, name), name
