@@ -4,7 +4,6 @@ conversation, and a resumed seat rebuilds the compacted conversation from the re
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -13,9 +12,10 @@ from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
 from harness.agents.providers.base import Provider, ProviderReply, ProviderRequest
 from harness.agents.providers.errors import ContextOverflow
-from harness.engine import Game, SeatView, build_view
+from harness.engine import SeatView
 from harness.views.history import Transcript, approx_tokens
 from harness.views.names import default_names
+from tests.model_game import play_model_game
 
 WORDS = "This model's maximum context length is {limit} tokens"
 
@@ -59,19 +59,7 @@ def _limit() -> int:
 
 
 def _game(provider: _SmallContext, seed: int = 13) -> list[tuple[SeatView, Sequence[str], Any]]:
-    agents = [_agent(provider) for _ in range(4)]
-    game = Game.new(4, "classic", seed)
-    seen = [0] * 4
-    decisions: list[tuple[SeatView, Sequence[str], Any]] = []
-    while game.pending is not None and len(decisions) < 400:
-        seat = game.pending.seat
-        view = build_view(game, seat, since=seen[seat])
-        seen[seat] = view.event_count
-        options = game.pending.option_ids
-        chosen, record = asyncio.run(agents[seat].decide(view, options, 1e12, {}))
-        decisions.append((view, options, record.model_dump(mode="json")))
-        game.apply(chosen)
-    return decisions
+    return play_model_game([_agent(provider) for _ in range(4)], seed, 400)
 
 
 def test_an_overflow_compacts_the_history_and_asks_once_more() -> None:

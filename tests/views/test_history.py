@@ -28,6 +28,7 @@ from harness.views.names import default_names, role_name
 from harness.views.narrate import Narrator
 from harness.views.prompts import system_prompt_text
 from harness.views.public_record import build_record
+from tests.model_game import play_model_game
 
 
 def _drive(
@@ -263,7 +264,6 @@ def _model_game(seed: int) -> tuple[_FirstOption, list[tuple[SeatView, Sequence[
     provider = _FirstOption()
     names = default_names(4)
     agents = []
-    decisions: list[tuple[SeatView, Sequence[str], Any]] = []
     for _ in range(4):
         agents.append(
             LLMAgent(
@@ -274,17 +274,7 @@ def _model_game(seed: int) -> tuple[_FirstOption, list[tuple[SeatView, Sequence[
                 price_table=PriceBook({}, use_litellm=False),
             )
         )
-    game = Game.new(4, "classic", seed)
-    seen = [0] * 4
-    while game.pending is not None and len(decisions) < 120:
-        seat = game.pending.seat
-        view = build_view(game, seat, since=seen[seat])
-        seen[seat] = view.event_count
-        options = game.pending.option_ids
-        chosen, record = asyncio.run(agents[seat].decide(view, options, 1e12, {}))
-        decisions.append((view, options, record.model_dump(mode="json")))
-        game.apply(chosen)
-    return provider, decisions
+    return provider, play_model_game(agents, seed, 120)
 
 
 def test_restore_rebuilds_the_same_conversation_without_calling_the_model() -> None:
