@@ -5,6 +5,7 @@ them in turn with the table's decision timer and the R-5 fallback, exactly as in
 Before each decision the room pushes every connection its new view (so views follow every applied
 action), then — when an automated seat is to move — waits the table's pause (the speed setting).
 Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency.
+A person's timeout settles the rest of their turn (see :mod:`harness.web.seats`).
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class Match:
         players = [s.player for s in self.seats]
         line = decision_line(self.game_id, self.decision_no, game, decided, players, self.roles)
         self.decisions.append(line)
+        if decided.fallback == "timeout" and game.pending is not None:
+            self.seats[game.pending.seat].timed_out()  # the bot plays the rest of the turn
         self.deciding = -1
         self.action_at = time.time()
 
