@@ -117,3 +117,106 @@ def test_the_person_is_asked_again_on_the_next_turn(tmp_path: Path) -> None:
         a.wait(lambda f: f["type"] == "view" and f["decision"] > asked["decision"], 30)
         answered = room.match.decisions[asked["decision"] - 1]  # type: ignore[union-attr]
         assert (answered.seat, answered.chosen, answered.fallback) == (0, option, None)
+
+
+# ------------------------------------------------------------------ leaving and coming back
+def note(c: Client, what: str, seat: int) -> dict[str, Any]:
+    return c.wait(lambda f: f["type"] == "note" and f["what"] == what and f["seat"] == seat)
+
+
+def test_a_person_who_leaves_mid_game_comes_back_with_the_link(tmp_path: Path) -> None:
+    """← Back during a game: the bot plays the seat on autopilot, the others read a line, and
+    the seat's token (the room's link in the same browser) gives the seat back."""
+    with LiveServer(tmp_path, seed=lambda: 3) as srv:
+        a, b = start_room(srv.ws_url, seats=4, people=2)
+        token = b.frames[0]["token"]
+        code = a.frames[0]["code"]
+        b.wait_type("view")
+        b.send(type="leave")
+        assert b.wait_type("left")["reason"] == "left"
+        assert note(a, "left", 1)["name"] == "P1"
+        room = a.wait(lambda f: f["type"] == "room" and f["seats"][1]["left"])
+        assert room["seats"][1]["autopilot"] and room["seats"][1]["kind"] == "person"
+        back = Client(srv.ws_url)
+        back.send(type="join", code=code, token=token)
+        assert back.wait_type("joined")["seat"] == 1
+        assert note(a, "back", 1)["name"] == "P1"
+        room = back.wait(lambda f: f["type"] == "room" and not f["seats"][1]["left"])
+        assert not room["seats"][1]["autopilot"] and room["you"] == 1
+        drive([a, back], timeout=90)
+        # the seat was the person's for the whole game
+        a.send(type="start")  # the next game: the seat stays theirs (they came back)
+        a.wait(lambda f: f["type"] == "view" and f["reset"])
+        assert srv.registry.rooms[code].slots[1].kind == "person"
+    store_games = srv.registry.store.games()
+    assert next(o for o in store_games[0].seat_outcomes if o.seat == 1).player == "P1"
+
+
+def test_a_seat_left_until_the_next_game_is_freed(tmp_path: Path) -> None:
+    """A person who does not come back before the host starts the next game gives the seat up:
+    the token no longer holds it."""
+    with LiveServer(tmp_path, seed=lambda: 3) as srv:
+        a, b = start_room(srv.ws_url, seats=4, people=2)
+        token, code = b.frames[0]["token"], a.frames[0]["code"]
+        b.send(type="leave")
+        b.wait_type("left")
+        drive([a], timeout=90)
+        a.send(type="start")
+        room = a.wait(lambda f: f["type"] == "room" and f["state"] == "playing", 30)
+        assert room["seats"][1]["kind"] == "bot"
+        b.send(type="join", code=code, token=token)
+        assert b.wait_type("error")["code"] == "bad_token"
+
+
+def test_the_others_read_a_line_when_the_host_hands_a_seat_over(tmp_path: Path) -> None:
+    with LiveServer(tmp_path, seed=lambda: 3) as srv:
+        a, b = start_room(srv.ws_url, seats=4, people=2)
+        b.wait_type("view")
+        a.send(type="autopilot", seat=1, on=True)
+        assert note(b, "autopilot", 1)["name"] == "P1"
+        a.send(type="autopilot", seat=1, on=False)
+        note(b, "given_back", 1)
+        a.send(type="replace", seat=1, player="bot")  # for good
+        told = b.wait_type("notice")
+        assert told["code"] == "replaced" and "rest of the game" in told["message"]
+        assert note(a, "replaced", 1)["name"] == "P1"
+        assert b.wait_type("joined")["seat"] is None  # watching now
+        drive([a, b], timeout=90)
+
+
+def test_a_removed_person_is_told_why(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as srv:
+        a, b, c = Client(srv.ws_url), Client(srv.ws_url), Client(srv.ws_url)
+        a.send(type="create", name="Ann", settings={"seats": 4})
+        code = a.wait_type("joined")["code"]
+        for who, name in ((b, "Bob"), (c, "Cid")):
+            who.send(type="join", code=code, name=name)
+            who.wait_type("joined")
+        a.send(type="remove", seat=1)
+        left = b.wait_type("left")
+        assert left["reason"] == "removed" and "host removed you" in left["message"]
+        assert note(c, "removed", 1)["name"] == "Bob"
+        assert note(a, "removed", 1)["name"] == "Bob"
+        a.send(type="replace", seat=2, player="bot")  # in the lobby: removed, a bot sits
+        assert "host removed you" in c.wait_type("left")["message"]
+        assert note(a, "removed", 2)["name"] == "Cid"
+
+
+# ------------------------------------------------------------------------- watching a room
+def test_a_friends_started_room_can_be_watched_by_its_code(tmp_path: Path) -> None:
+    with LiveServer(tmp_path) as srv:
+        (a,) = start_room(srv.ws_url, seats=5)
+        code = a.frames[0]["code"]
+        a.wait_type("view")
+        s = Client(srv.ws_url)
+        s.send(type="watch", code=code.lower())
+        joined = s.wait_type("joined")
+        assert joined["seat"] is None and joined["token"] is None
+        first = s.wait_type("view")
+        assert first["reset"] and first["ctx"]["you"] is None and first["ctx"]["hand"] == []
+        drive([a, s], timeout=90)
+        views = [f for f in s.frames if f["type"] == "view"]
+        assert views[-1]["events"] > first["events"] and not any(v["ask"] for v in views)
+        s.send(type="leave")  # back to the start screen
+        assert s.wait_type("left")["reason"] == "left"
+        assert not srv.registry.rooms[code].spectators
