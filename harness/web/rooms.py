@@ -256,15 +256,16 @@ class Room:
         self.broadcast_room()
 
     def leave(self, conn: Connection) -> None:
-        """A person leaves the room for good (← Back): before a game their seat is freed, during
-        one the bot takes it over."""
+        """A person leaves the room (← Back): before a game their seat is freed; during one the
+        bot plays it until they come back with its token (see the module doc)."""
         seat, held = conn.seat, conn.held
+        conn.held = None
+        self.detach(conn)  # first: the lines about it go to the others only
         if seat is not None and self.slots[seat].kind == "person":
             self._release(seat)
+            self.broadcast_room()
         elif held is not None and held[0] is self:  # it left its seat to watch this room
             self.release(held[1])
-        conn.held = None
-        self.detach(conn)
 
     def release(self, token: str) -> None:
         """The seat ``token`` holds is given up (its connection left it from another room)."""
