@@ -133,9 +133,11 @@ def test_a_friend_watches_a_started_room_and_goes_back(tmp_path: Path, browser: 
         friend.click("#btn-watch-code")
         friend.wait_for_selector("#table:not([hidden])")
         assert "You are watching" in friend.inner_text("#you-line")
-        assert friend.locator("#hand-box").is_hidden() and friend.locator("#options button").count() == 0
+        assert friend.locator("#hand-box").is_hidden()
+        assert friend.locator("#options button").count() == 0
         seen = feed(friend)
-        play_until(ann, lambda: feed(friend) > seen + 3)  # the game goes on before the friend's eyes
+        # the game goes on before the friend's eyes
+        play_until(ann, lambda: feed(friend) > seen + 3)
         friend.click("#btn-watch-back")
         friend.wait_for_selector("#start:not([hidden])")
         assert friend.evaluate("location.search") == ""
