@@ -150,3 +150,56 @@ def test_the_leak_check_catches_a_leak(tmp_path: Path) -> None:
     ]  # fmt: skip
     found = check_frames(frames, 0, game, account, names, [])
     assert len(found) == 3, found
+
+
+def test_people_leaving_coming_back_and_handed_over_leak_nothing(tmp_path: Path) -> None:
+    """The table's lines about people (``note``), the notice to a replaced person and the views
+    of a person who left and came back carry nothing hidden either."""
+    rng = random.Random(5)
+    with LiveServer(tmp_path, seed=lambda: 17) as srv:
+        a, b, c = Client(srv.ws_url), Client(srv.ws_url), Client(srv.ws_url)
+        a.send(type="create", name="Ann", settings={"seats": 5, "mode": "double_agent"})
+        code = a.wait_type("joined")["code"]
+        tokens = []
+        for who, name in ((b, "Bob"), (c, "Cid")):
+            who.send(type="join", code=code, name=name)
+            tokens.append(who.wait_type("joined")["token"])
+        spectator = Client(srv.ws_url)
+        spectator.send(type="watch", code=code)
+        spectator.wait_type("joined")
+        a.send(type="start")
+        b.wait_type("view")
+        names_before = list(srv.registry.rooms[code].names("en"))  # the seats as dealt
+        b.send(type="leave")
+        b.wait_type("left")
+        back = Client(srv.ws_url)
+        back.send(type="join", code=code, token=tokens[0])
+        back.wait_type("joined")
+        for on in (True, False):
+            a.send(type="autopilot", seat=2, on=on)
+            spectator.wait(lambda f: f["type"] == "note" and f["what"] in ("autopilot", "given_back"))
+        a.send(type="replace", seat=2, player="bot")
+        c.wait_type("notice")
+
+        def choose(f: dict[str, Any]) -> str:
+            return str(rng.choice(f["ctx"]["decision"]["options"])["id"])
+
+        drive([a, back, c, spectator], choose, timeout=90)
+        names_after = srv.registry.rooms[code].names("en")
+    store = RunStore(tmp_path / "web")
+    (g,) = store.games()
+    assert not no_timeouts(store.root)
+    game = replayed(store, g.game_id)
+    account = Account.from_game(game)
+    notes = {f["what"] for f in spectator.frames if f["type"] == "note"}
+    assert notes == {"left", "back", "autopilot", "given_back", "replaced"}, notes
+    leaks: list[str] = []
+    for client, seat in ((a, 0), (b, 1), (back, 1), (c, 2), (spectator, SPECTATOR)):
+        # seat 2 is "Cid" until the replacement, "Bot 3" from its notice or line on
+        fs = client.frames
+        k = next((i for i, f in enumerate(fs) if f["type"] == "notice"
+                  or (f["type"] == "note" and f["what"] == "replaced")), len(fs))  # fmt: skip
+        leaks += check_frames(fs[:k], seat, game, account, names_before, [])
+        leaks += check_frames(fs[k:], seat, game, account, names_after, [])
+        assert all(f["type"] != "view" or f["ctx"]["you"] is None for f in fs[k:] if seat == 2)
+    assert not leaks, "\n".join(leaks[:20])
