@@ -177,7 +177,8 @@ def test_people_leaving_coming_back_and_handed_over_leak_nothing(tmp_path: Path)
         back.wait_type("joined")
         for on in (True, False):
             a.send(type="autopilot", seat=2, on=on)
-            spectator.wait(lambda f: f["type"] == "note" and f["what"] in ("autopilot", "given_back"))
+            what = "autopilot" if on else "given_back"
+            spectator.wait(lambda f, what=what: f["type"] == "note" and f["what"] == what)
         a.send(type="replace", seat=2, player="bot")
         c.wait_type("notice")
 
