@@ -12,7 +12,8 @@ game starts — then a seat still left is freed.  The host's "replace" hands a s
 good (the token no longer holds it; that person watches, told why by a ``notice`` frame), and the
 host's "remove" in the lobby frees it (told by the ``left`` frame's ``message``).  Everyone at the
 table gets a ``note`` frame (:func:`note_frame`) when a person leaves, comes back, is handed to the
-bot, replaced or removed: public facts, shown as a line of the page's feed in its own words.
+bot, replaced or removed: public facts, shown as a line of the page's feed in its own words
+(live lines: the feed a reload rebuilds from the view holds the game's events only).
 
 Every method that a client message triggers either does what it says or raises
 :class:`RoomError` — and then changes nothing.
