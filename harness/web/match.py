@@ -54,6 +54,7 @@ class Match:
     action_at: float = 0.0  # wall clock of the last applied action
     result: TableResult | None = None
     task: asyncio.Task[None] | None = None
+    on_timeout: Callable[[int], None] | None = None  # a person's turn was settled by a timeout
 
     def __post_init__(self) -> None:
         self.signals = SignalBoard(self.game.n)
@@ -98,7 +99,9 @@ class Match:
         line = decision_line(self.game_id, self.decision_no, game, decided, players, self.roles)
         self.decisions.append(line)
         if decided.fallback == "timeout" and game.pending is not None:
-            self.seats[game.pending.seat].timed_out()  # the bot plays the rest of the turn
+            seat = game.pending.seat
+            if self.seats[seat].timed_out() and self.on_timeout is not None:
+                self.on_timeout(seat)  # the bot plays the rest of the turn
         self.deciding = -1
         self.action_at = time.time()
 

@@ -12,7 +12,7 @@ game starts — then a seat still left is freed.  The host's "replace" hands a s
 good (the token no longer holds it; that person watches, told why by a ``notice`` frame), and the
 host's "remove" in the lobby frees it (told by the ``left`` frame's ``message``).  Everyone at the
 table gets a ``note`` frame (:func:`note_frame`) when a person leaves, comes back, is handed to the
-bot, replaced or removed: public facts, shown as a line of the page's feed in its own words
+bot, replaced or removed, or runs out of time (the bot then finishes their turn): public facts, shown as a line of the page's feed in its own words
 (live lines: the feed a reload rebuilds from the view holds the game's events only).
 
 Every method that a client message triggers either does what it says or raises
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SlotKind = Literal["empty", "person", "bot", "model"]
-NoteKind = Literal["left", "back", "autopilot", "given_back", "replaced", "removed"]
+NoteKind = Literal["left", "back", "autopilot", "given_back", "replaced", "removed", "timeout"]
 REMOVED = "the host removed you from the table"
 REPLACED = "the host handed your seat to a bot for the rest of the game: you are watching"
 
@@ -480,6 +480,7 @@ class Room:
         self.games += 1
         entries = [self._entry(i) for i in range(len(self.slots))]
         self.match = Match(game, game_id, seats, float(self.settings.decision_seconds), entries)
+        self.match.on_timeout = lambda seat: self.note("timeout", seat)
         for c in self.connections():
             c.seen = 0
         self.match.task = asyncio.get_running_loop().create_task(self._run(self.match))

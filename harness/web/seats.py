@@ -84,10 +84,12 @@ class WebSeat(Agent):
         """Whether the bot plays the rest of this turn for the person (a timeout settled it)."""
         return self.settled is not None and self.settled == self.turn
 
-    def timed_out(self) -> None:
-        """The person's decision of the current turn timed out: the turn is settled."""
+    def timed_out(self) -> bool:
+        """The person's decision of the current turn timed out: the turn is settled (True)."""
         if self.controller == "person" and not self.autopilot:
             self.settled = self.turn
+            return True
+        return False
 
     @property
     def waiting(self) -> tuple[str, ...]:

@@ -67,6 +67,7 @@ def test_one_timeout_settles_the_whole_turn(tmp_path: Path) -> None:
         short_timer(room, TIMER)
         a.send(type="start")
         mine = first_own_turn(room, 0, timeout=60)
+        assert note(a, "timeout", 0)["name"] == "Ann"  # the table reads why the bot moved
         a.close()
     kinds = [(d.decision_kind, d.fallback) for d in mine]
     assert [d.fallback for d in mine].count("timeout") == 1, kinds
