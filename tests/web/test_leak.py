@@ -22,6 +22,7 @@ from harness.engine import Game
 from harness.engine.cards import CARD_FACE
 from harness.records import RunStore
 from harness.views.names import card_label
+from harness.web import seats as web_seats
 from tests.noleak.account import SPECTATOR, Account
 from tests.noleak.scan import find_leaks
 
@@ -203,4 +204,43 @@ def test_people_leaving_coming_back_and_handed_over_leak_nothing(tmp_path: Path)
         leaks += check_frames(fs[:k], seat, game, account, names_before, [])
         leaks += check_frames(fs[k:], seat, game, account, names_after, [])
         assert all(f["type"] != "view" or f["ctx"]["you"] is None for f in fs[k:] if seat == 2)
+    assert not leaks, "\n".join(leaks[:20])
+
+
+def test_turns_settled_by_a_timeout_leak_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's connection is gone: each of his turns times out once (the disconnected grace,
+    shortened here) and the bot finishes it; the ``timeout`` lines carry nothing hidden."""
+    monkeypatch.setattr(web_seats, "DISCONNECTED_SECONDS", 0.3)
+    rng = random.Random(9)
+    with LiveServer(tmp_path, seed=lambda: 23) as srv:
+        a, b = Client(srv.ws_url), Client(srv.ws_url)
+        a.send(type="create", name="Ann", settings={"seats": 4})
+        code = a.wait_type("joined")["code"]
+        b.send(type="join", code=code, name="Bob")
+        b.wait_type("joined")
+        spectator = Client(srv.ws_url)
+        spectator.send(type="watch", code=code)
+        spectator.wait_type("joined")
+        b.close()
+        a.wait(lambda f: f["type"] == "room" and f["seats"][1]["connected"] is False)
+        a.send(type="start")
+
+        def choose(f: dict[str, Any]) -> str:
+            return str(rng.choice(f["ctx"]["decision"]["options"])["id"])
+
+        drive([a, spectator], choose, timeout=90)
+        names = srv.registry.rooms[code].names("en")
+    store = RunStore(tmp_path / "web")
+    (g,) = store.games()
+    timeouts = no_timeouts(store.root)
+    assert timeouts and all(" seat 1 " in t for t in timeouts), timeouts
+    lines = [f for f in spectator.frames if f["type"] == "note"]
+    assert lines and all((f["what"], f["seat"]) == ("timeout", 1) for f in lines)
+    assert len(lines) == len(timeouts)
+    game = replayed(store, g.game_id)
+    account = Account.from_game(game)
+    leaks = check_frames(a.frames, 0, game, account, names, [])
+    leaks += check_frames(spectator.frames, SPECTATOR, game, account, names, [])
     assert not leaks, "\n".join(leaks[:20])
