@@ -76,8 +76,8 @@ def test_one_timeout_settles_the_whole_turn(tmp_path: Path) -> None:
     rest = mine[1:]
     assert all(d.fallback == "autopilot" and d.error == web_seats.AFTER_TIMEOUT for d in rest)
     assert any(d.decision_kind == "discard" for d in rest), kinds
-    spent = sum(d.latency_s for d in mine)
-    assert TIMER <= spent < 2 * TIMER, f"{spent:.2f} s for the turn's {len(mine)} decisions"
+    spent, rest = sum(d.latency_s for d in mine), sum(d.latency_s for d in mine[1:])
+    assert TIMER <= spent < 2 * TIMER and rest < TIMER / 2, (spent, rest)
 
 
 def test_a_disconnected_persons_turn_is_settled_after_the_grace(
@@ -96,8 +96,9 @@ def test_a_disconnected_persons_turn_is_settled_after_the_grace(
     timeouts = [d for d in mine if d.fallback == "timeout"]
     assert len(timeouts) == 1 and "disconnected" in (timeouts[0].error or ""), kinds
     assert len(mine) > 1 and all(d.fallback == "autopilot" for d in mine[1:]), kinds
-    spent = sum(d.latency_s for d in mine)
-    assert grace * 0.9 <= spent < 2 * grace, f"{spent:.2f} s for the turn's {len(mine)} decisions"
+    # the grace counts from the disconnection, which the server may see a moment after the start
+    first, rest = mine[0].latency_s, sum(d.latency_s for d in mine[1:])
+    assert grace * 0.9 <= first < grace + 5 and rest < grace / 2, (first, rest)
 
 
 def test_the_person_is_asked_again_on_the_next_turn(tmp_path: Path) -> None:
