@@ -17,7 +17,9 @@ from . import (
     bench_cmd,
     inspect_cmd,
     league_cmd,
+    leaderboard_cmd,
     mcp_cmd,
+    plan_cmd,
     play_cmd,
     position_cmd,
     prompt_stats_cmd,
@@ -46,6 +48,8 @@ COMMANDS = (
     analysis_cmd,
     serve_cmd,
     mcp_cmd,
+    plan_cmd,
+    leaderboard_cmd,
 )
 
 

@@ -37,6 +37,7 @@ from harness.agents.seat import FatalSeatError
 from harness.records import DecisionLine, GameRecord, GameStart, RunStore
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
+from harness.views.rules_doc import RULES_VERSION
 
 from .config import SEATED_KINDS, LeagueConfig, parse_config
 from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled, played_before
@@ -44,6 +45,7 @@ from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
 
 CONFIG_FILE = "config.json"
+RULES_VERSION_KEY = "rules_version"  # the engine rules a run was played under
 # Settings that change what games are played or how seats decide; a resumed run must keep them.
 # Operational settings (spending caps, concurrency, workers, output) may change between sessions.
 RESULT_FIELDS = (
@@ -112,6 +114,7 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
     store = RunStore(run_dir)
     cfg_path = run_dir / CONFIG_FILE
     resolved = config.model_dump(mode="json")
+    resolved[RULES_VERSION_KEY] = RULES_VERSION  # what `leaderboard` compares between runs
     if cfg_path.exists():
         if not resume:
             raise LeagueStopped(
