@@ -35,7 +35,9 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--detect", type=_fraction, default=0.05, help="difference in win rate to detect"
     )
-    p.add_argument("--from", dest="pilot", metavar="RUN", help="run folder of a pilot or earlier run")
+    p.add_argument(
+        "--from", dest="pilot", metavar="RUN", help="run folder of a pilot or earlier run"
+    )
     p.add_argument("--power", type=_fraction, default=0.8, help="probability of detecting it")
     p.add_argument("--alpha", type=_fraction, default=0.05, help="two-sided significance level")
     p.add_argument("--json", action="store_true", help="end with one JSON line")
