@@ -36,7 +36,10 @@ def register(sub: Any) -> None:
         "--detect", type=_fraction, default=0.05, help="difference in win rate to detect"
     )
     p.add_argument(
-        "--from", dest="pilot", metavar="RUN", help="run folder of a pilot or earlier run"
+        "--from",
+        dest="pilot",
+        metavar="RUN",
+        help="run folder of a pilot or earlier run (default: the variance bench's bot figures)",
     )
     p.add_argument("--power", type=_fraction, default=0.8, help="probability of detecting it")
     p.add_argument("--alpha", type=_fraction, default=0.05, help="two-sided significance level")
