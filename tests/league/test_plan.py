@@ -214,3 +214,38 @@ def _exit_code(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as e:
         return int(e.code or 0)
+
+
+def test_plan_from_a_model_pilot_reads_its_calls_and_tokens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pilot with a model seat (fake OpenAI server on 127.0.0.1): calls per model seat-game and
+    tokens per call are the pilot's, and the dollars follow from the model's price."""
+    pytest.importorskip("openai")
+    from tests.fakes.backends import KEY_ENV, SECRET_KEY
+    from tests.fakes.openai_server import FakeOpenAIServer
+    from tests.league_run.model_league import run_dir, run_league, write_league
+
+    monkeypatch.setenv(KEY_ENV, SECRET_KEY)
+    with FakeOpenAIServer() as server:
+        server.script.cached_tokens = 100
+        cfg = write_league(tmp_path / "m.yaml", server, name="mp", model_players=1, bots=1)
+        assert run_league(cfg) == 0
+    run = run_dir(cfg)
+    records = [GameRecord.model_validate_json(x) for x in (run / "games.jsonl").read_text().split()]
+    seats = [o for g in records for o in g.seat_outcomes if o.kind == "model"]
+    calls = sum(o.model_calls for o in seats)
+    assert calls > 0
+    src = pilot_source(run)
+    u = src.usage[str(seats[0].model)]
+    assert u.calls_per_seat_game == pytest.approx(calls / len(seats))
+    assert u.input_per_call == pytest.approx(sum(o.input_tokens for o in seats) / calls)
+    assert u.output_per_call == pytest.approx(sum(o.output_tokens for o in seats) / calls)
+    assert u.cached_per_call == pytest.approx(100.0)
+    assert main(["plan", str(cfg), "--from", str(run), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    (c,) = data["costs_adjusted"]
+    assert c["calls"] == pytest.approx(u.calls_per_seat_game * c["seat_games"])
+    # price in model_league: $1 per M input tokens (cached ones too), $2 per M output tokens
+    usd = (round(c["input_tokens"]) * 1.0 + round(c["output_tokens"]) * 2.0) / 1e6
+    assert c["usd"] == pytest.approx(usd, rel=1e-6)
