@@ -22,6 +22,16 @@ def _fraction(text: str) -> float:
     return v
 
 
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError("must be at least 0")
+    return v
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "plan",
@@ -43,6 +53,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--power", type=_fraction, default=0.8, help="probability of detecting it")
     p.add_argument("--alpha", type=_fraction, default=0.05, help="two-sided significance level")
+    p.add_argument(
+        "--prompt-games",
+        type=_count,
+        default=2,
+        help="without a pilot of model seats: rule-bot games per table on which each model "
+        "player's prompt tokens are measured (0: tokens not estimated)",
+    )
     p.add_argument("--json", action="store_true", help="end with one JSON line")
     p.set_defaults(func=run)
 
@@ -51,12 +68,16 @@ def run(args: argparse.Namespace) -> int:
     from harness.league.config import ConfigError, load_config
     from harness.league.plan import PlanError, bench_source, make_plan, pilot_source
     from harness.records.store import RecordError
+    from harness.views.tokens import TokenizerError
+
+    from .plan_usage import prompt_usage
 
     try:
         config = load_config(args.config)
         source = pilot_source(args.pilot) if args.pilot else bench_source()
-        plan = make_plan(config, args.detect, args.alpha, args.power, source)
-    except (ConfigError, RecordError, PlanError) as e:
+        usage = {} if source.usage else prompt_usage(config, args.prompt_games)
+        plan = make_plan(config, args.detect, args.alpha, args.power, source, player_usage=usage)
+    except (ConfigError, RecordError, PlanError, TokenizerError) as e:
         raise CliError(str(e)) from None
     _print(plan)
     if args.json:
@@ -101,6 +122,8 @@ def _print(plan: Any) -> None:
             usd = "price unknown" if c.usd is None else f"${c.usd:,.2f}"
             if c.input_tokens is None:
                 usd = "tokens not estimated"
+            elif c.output_tokens is None and c.usd is not None:
+                usd += " (input tokens only)"
             print(
                 f"  {label} plan, {c.player} ({c.model}): {c.seat_games:,} seat-games, "
                 f"{_num(c.calls)} calls, {_num(c.input_tokens)} input tokens "

@@ -28,9 +28,12 @@ schedule deals (and, for the role-adjusted row, over all its seats).
 
 **Cost.**  Model calls per model seat per game and tokens per call come from the pilot's model
 seats (the same ``provider/model`` when it played, else all its model seats).  Without model seats
-in the pilot, decisions with more than one option per seat per game are counted on rule-bot
-playouts of the config's tables (``DEFAULT_PLAYOUTS`` per table) at one call per decision, and
-tokens are not estimated.  Dollars need a price (the model's ``price`` or LiteLLM's map).
+in the pilot, the caller may pass each player's usage measured on its prompts
+(``bangarena plan`` does: :mod:`harness.cli.plan_usage`, input tokens only); else decisions with
+more than one option per seat per game are counted on rule-bot playouts of the config's tables
+(``DEFAULT_PLAYOUTS`` per table) at one call per decision, and tokens are not estimated.
+Dollars need a price (the model's ``price`` or LiteLLM's map); without measured output tokens
+they are the input's cost alone.
 """
 
 from __future__ import annotations
@@ -235,7 +238,7 @@ def games_per_table(counts: ScheduleCounts, role: str, need: float) -> int:
     return hi
 
 
-def _cells(config: LeagueConfig) -> list[tuple[int, str]]:
+def table_cells(config: LeagueConfig) -> list[tuple[int, str]]:
     cells: list[tuple[int, str]] = []
     for t in config.tables:
         for n in t.seats:
@@ -252,7 +255,7 @@ def playout_decisions(config: LeagueConfig, games: int = DEFAULT_PLAYOUTS) -> fl
     from harness.engine import Game
 
     total = seat_games = 0
-    for i, (n, mode) in enumerate(_cells(config)):
+    for i, (n, mode) in enumerate(table_cells(config)):
         for k in range(games):
             seed = PLAYOUT_SEED + 1000 * i + k
             game = Game.new(n, mode, seed)
@@ -277,7 +280,7 @@ class PlayerCost:
     input_tokens: float | None
     cached_input_tokens: float | None
     output_tokens: float | None
-    usd: float | None
+    usd: float | None  # output tokens included only when they were measured
     source: str
 
 
@@ -295,7 +298,7 @@ def _cost(p: PlayerConfig, u: Usage, seat_games: int) -> PlayerCost:
     calls = u.calls_per_seat_game * seat_games
     tokens = [None if x is None else x * calls for x in
               (u.input_per_call, u.cached_per_call, u.output_per_call)]  # fmt: skip
-    usd = None
+    usd = None  # without measured output tokens: the input's cost alone
     spec = p.model
     if spec is not None and tokens[0] is not None:
         usd = spec.price_book().cost(
@@ -310,20 +313,25 @@ def _cost(p: PlayerConfig, u: Usage, seat_games: int) -> PlayerCost:
 
 
 def costs(
-    config: LeagueConfig, g: int, source: Source, default_calls: float | None
+    config: LeagueConfig,
+    g: int,
+    source: Source,
+    default_calls: float | None,
+    player_usage: dict[str, Usage] | None = None,
 ) -> list[PlayerCost]:
-    """Per model player of ``config``: calls, tokens and dollars of ``g`` games per table."""
+    """Per model player of ``config``: calls, tokens and dollars of ``g`` games per table (usage
+    from the pilot, else ``player_usage``, else decisions counted on rule-bot playouts)."""
     out = []
     for name, seat_games in _model_seat_games(config, g).items():
         p = config.player(name)
         u = source.usage.get(p.label or "") or source.usage.get("")
+        u = u or (player_usage or {}).get(name)
         if u is None:
             calls = default_calls if default_calls is not None else playout_decisions(config)
             u = Usage(
                 calls,
                 source=f"{calls:.1f} decisions with a choice per seat per game on rule-bot "
-                f"playouts ({DEFAULT_PLAYOUTS} per table), 1 call each; tokens need a pilot "
-                "with model seats",
+                f"playouts ({DEFAULT_PLAYOUTS} per table), 1 call each; tokens not estimated",
             )
         out.append(_cost(p, u, seat_games))
     return out
@@ -374,9 +382,10 @@ def make_plan(
     source: Source,
     config_name: str = "",
     default_calls: float | None = None,
+    player_usage: dict[str, Usage] | None = None,
 ) -> Plan:
     """The plan for ``config`` (see the module docstring)."""
-    cells = len(_cells(config))
+    cells = len(table_cells(config))
     counts = ScheduleCounts(config)
     rows: list[RoleRow] = []
     per_table: dict[tuple[str, bool], int] = {}
@@ -409,7 +418,10 @@ def make_plan(
     g_adj = max(per_table[(r, True)] for r in roles)
     models = [p for p in config.players if p.kind == "model"]
     if default_calls is None and any(
-        (p.label or "") not in source.usage and "" not in source.usage for p in models
+        (p.label or "") not in source.usage
+        and "" not in source.usage
+        and p.name not in (player_usage or {})
+        for p in models
     ):
         default_calls = playout_decisions(config)
     notes = []
@@ -435,7 +447,7 @@ def make_plan(
         games_adjusted=g_adj * cells,
         games_per_table_raw=g_raw,
         games_per_table_adjusted=g_adj,
-        costs_raw=costs(config, g_raw, source, default_calls),
-        costs_adjusted=costs(config, g_adj, source, default_calls),
+        costs_raw=costs(config, g_raw, source, default_calls, player_usage),
+        costs_adjusted=costs(config, g_adj, source, default_calls, player_usage),
         notes=notes,
     )

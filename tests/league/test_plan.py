@@ -249,3 +249,46 @@ def test_plan_from_a_model_pilot_reads_its_calls_and_tokens(
     # price in model_league: $1 per M input tokens (cached ones too), $2 per M output tokens
     usd = (round(c["input_tokens"]) * 1.0 + round(c["output_tokens"]) * 2.0) / 1e6
     assert c["usd"] == pytest.approx(usd, rel=1e-6)
+
+
+def test_without_a_model_pilot_prompts_are_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No pilot: each model player's prompts are measured on rule-bot games of the config's
+    tables; every request holds the system prompt, and dollars are the input's cost."""
+    from harness.views.prompts import system_prompt_text
+    from harness.views.tokens import counter_named
+
+    cfg = tmp_path / "m.yaml"
+    cfg.write_text(
+        """\
+name: m
+players:
+  - name: m1
+    kind: model
+    model: {provider: openai, model: x-1, tokenizer: cl100k_base, context_tokens: 200000,
+            price: {input: 2.0, cached_input: 0.5, output: 8.0}}
+  - {name: bot, kind: bot}
+tables:
+  - seats: [4]
+games_per_table: 4
+""",
+        encoding="utf-8",
+    )
+    argv = ["plan", str(cfg), "--detect", "0.2", "--prompt-games", "1", "--json"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    (c,) = json.loads(out[-1])["costs_raw"]
+    assert c["output_tokens"] is None and "output tokens not measured" in c["source"]
+    assert c["calls"] > c["seat_games"]  # several decisions with a choice per seat-game
+    system = counter_named("cl100k_base")(system_prompt_text("en"))
+    assert c["input_tokens"] > system * c["calls"]  # every request carries the system prompt
+    assert 0 < c["cached_input_tokens"] < c["input_tokens"]
+    usd = (
+        (round(c["input_tokens"]) - round(c["cached_input_tokens"])) * 2.0
+        + round(c["cached_input_tokens"]) * 0.5
+    ) / 1e6
+    assert c["usd"] == pytest.approx(usd, rel=1e-6)
+    assert any("(input tokens only)" in line for line in out)
+    assert main(["plan", str(cfg), "--detect", "0.2", "--prompt-games", "0"]) == 0
+    assert "tokens not estimated" in capsys.readouterr().out
