@@ -200,9 +200,8 @@ class ScheduleCounts:
                     step[pi[player], ri[role]] += k / spec.seats
             steps.setdefault((spec.seats, spec.mode), []).append(step)
         zero = np.zeros((1, len(self.players), len(self.roles)))
-        self._cum = sum(
-            np.concatenate([zero, np.cumsum(np.stack(v), axis=0)]) for v in steps.values()
-        )
+        cum = [np.concatenate([zero, np.cumsum(np.stack(v), axis=0)]) for v in steps.values()]
+        self._cum: np.ndarray = np.sum(cum, axis=0)
 
     def least(self, g: int, role: str) -> float:
         """The fewest expected seat-games of ``role`` of any player at ``g`` games per table."""
@@ -309,7 +308,8 @@ def _cost(p: PlayerConfig, u: Usage, seat_games: int) -> PlayerCost:
             output_tokens=round(tokens[2] or 0),
         )
     label = p.label or ""
-    return PlayerCost(p.name, label, seat_games, calls, *tokens, usd, u.source)
+    inp, cached, output = tokens
+    return PlayerCost(p.name, label, seat_games, calls, inp, cached, output, usd, u.source)
 
 
 def costs(

@@ -79,8 +79,9 @@ def _history(config: dict[str, Any] | None, played: set[str]) -> tuple[str, ...]
     out = set()
     for p in (config or {}).get("players") or []:
         if isinstance(p, dict) and p.get("kind") == "model" and p.get("name") in played:
-            model = p.get("model") if isinstance(p.get("model"), dict) else {}
-            out.add(str(model.get("history") or DEFAULT_HISTORY))
+            model = p.get("model")
+            history = model.get("history") if isinstance(model, dict) else None
+            out.add(str(history or DEFAULT_HISTORY))
     return tuple(sorted(out))
 
 
