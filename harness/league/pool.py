@@ -3,8 +3,9 @@
 **Comparable runs.**  The first run is the reference; every other run is pooled only when it has
 the same
 
-* rules version — ``rules_version`` in the run's ``config.json`` (written by ``league run``; a run
-  without it was played before it was recorded, under rules version 1, the only version then);
+* rules version — ``RUN/rules_version.json`` (written by ``league run``, see
+  :mod:`harness.records.rules_version`; a run without it was played before it was recorded, under
+  rules version 1, the only version then);
 * role modes and seat counts — the modes and table sizes of its games with a result (from
   ``games.jsonl``);
 * history policy — the set of history policies of its model players (``config.json``:
@@ -30,13 +31,13 @@ from typing import Any
 
 import pandas as pd
 
+from harness.records.rules_version import RULES_VERSION_FILE, read_rules_version
+from harness.records.store import RecordError
+
 from .flags import run_config
 from .luck_report import with_luck
 from .model_calls import DEFAULT_HISTORY
-from .runner import RULES_VERSION_KEY
 from .stats import RunData, load_run
-
-UNRECORDED_RULES_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -86,10 +87,12 @@ def _history(config: dict[str, Any] | None, played: set[str]) -> tuple[str, ...]
 
 
 def run_key(data: RunData, config: dict[str, Any] | None) -> RunKey:
-    version = (config or {}).get(RULES_VERSION_KEY, UNRECORDED_RULES_VERSION)
+    version = read_rules_version(data.run_dir)
+    if version is None:
+        raise RecordError(f"{data.run_dir / RULES_VERSION_FILE} is not a rules version record")
     seats = data.seats
     return RunKey(
-        rules_version=int(version),
+        rules_version=version,
         modes=tuple(sorted({str(m) for m in seats["mode"]})),
         seats=tuple(sorted({int(n) for n in seats["seats"]})),
         history=_history(config, {str(p) for p in seats["player"]}),

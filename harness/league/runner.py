@@ -35,6 +35,7 @@ from harness.agents.deadline import watch_loop
 from harness.agents.decision_record import ANSWERED_KINDS
 from harness.agents.seat import FatalSeatError
 from harness.records import DecisionLine, GameRecord, GameStart, RunStore
+from harness.records.rules_version import write_rules_version
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 from harness.views.rules_doc import RULES_VERSION
@@ -45,7 +46,6 @@ from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
 
 CONFIG_FILE = "config.json"
-RULES_VERSION_KEY = "rules_version"  # the engine rules a run was played under
 # Settings that change what games are played or how seats decide; a resumed run must keep them.
 # Operational settings (spending caps, concurrency, workers, output) may change between sessions.
 RESULT_FIELDS = (
@@ -114,7 +114,6 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
     store = RunStore(run_dir)
     cfg_path = run_dir / CONFIG_FILE
     resolved = config.model_dump(mode="json")
-    resolved[RULES_VERSION_KEY] = RULES_VERSION  # what `leaderboard` compares between runs
     if cfg_path.exists():
         if not resume:
             raise LeagueStopped(
@@ -135,6 +134,7 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
         tmp = cfg_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(resolved, indent=1, ensure_ascii=False) + "\n", "utf-8")
         os.replace(tmp, cfg_path)
+        write_rules_version(run_dir, RULES_VERSION)  # what `leaderboard` compares between runs
     store.prepare()
     return store
 

@@ -102,10 +102,9 @@ def test_an_incomparable_run_is_left_out_with_the_reason(
 ) -> None:
     newer = tmp_path / "newer"
     shutil.copytree(runs["b"], newer)
-    cfg = json.loads((newer / "config.json").read_text())
-    assert cfg["rules_version"] == 1  # league run records it
-    cfg["rules_version"] = 2
-    (newer / "config.json").write_text(json.dumps(cfg))
+    recorded = json.loads((newer / "rules_version.json").read_text())
+    assert recorded["rules_version"] == 1  # league run records it
+    (newer / "rules_version.json").write_text(json.dumps({**recorded, "rules_version": 2}))
     pool = pool_runs([str(runs["a"]), str(runs["five"]), str(newer), str(runs["a"])])
     assert pool.runs == [str(runs["a"])]
     assert pool.left_out == [
@@ -172,3 +171,18 @@ def test_bad_arguments_are_one_line(
     assert code == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_run_without_a_recorded_rules_version_is_version_1(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    older = tmp_path / "older"
+    shutil.copytree(runs["b"], older)
+    (older / "rules_version.json").unlink()
+    pool = pool_runs([str(runs["a"]), str(older)])
+    assert pool.left_out == [] and pool.key.rules_version == 1
+    (older / "rules_version.json").write_text("{not json")
+    assert main(["leaderboard", str(runs["a"]), str(older), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "rules_version.json is not a rules version record" in err
+    assert len(err.strip().splitlines()) == 1
