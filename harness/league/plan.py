@@ -13,11 +13,13 @@ same seat (paired, duplicate deals), and ``n = (z₁₋α/₂ + z_power)² · σ
 formula with ``σ² = σ_d² / 2``.  A paired schedule's positive correlation only lowers the variance
 of a difference, so the unpaired figure from a pilot is conservative for paired leagues.
 
-**Where the spread comes from.**  ``--from RUN``: per role, the sample SD (ddof 1) of the
+**Where the spread comes from.**  ``--from RUN``: per role, the pooled within-player SD of the
 pilot's seat-game results and of their luck-adjusted scores (computed and stored beside the run
-when missing, as ``league report --luck`` does); the role-adjusted row uses the result minus the
-role's base rate at that table size and mode.  A role the pilot did not deal twice takes the SD
-over all the pilot's seats.  Without a pilot: the variance bench's figures
+when missing, as ``league report --luck`` does): deviations from each player's own mean in that
+role, ``N − P`` degrees of freedom, so differences between the pilot's players do not count as
+noise.  The role-adjusted row uses the result minus the role's base rate at that table size and
+mode.  A role with no degree of freedom, or in which every player always won or always lost
+(no spread seen), takes the SD over all the pilot's seats, and says so.  Without a pilot: the variance bench's figures
 (``analysis/data/variance_bench.json``), measured on rule bots — one SD for every role.
 
 **From seat-games to games.**  The config's schedule (seat counts, modes, rotation, players) is
@@ -113,8 +115,13 @@ class Source:
     usage: dict[str, Usage] = field(default_factory=dict)  # by provider/model label; "" = any
 
 
-def _sd(x: pd.Series) -> float:
-    return float(x.std(ddof=1)) if len(x) > 1 else math.nan
+def _sd(x: pd.Series, players: pd.Series) -> float:
+    """The pooled within-player SD of ``x``: deviations from each player's own mean, ``N − P``
+    degrees of freedom (NaN when there are none) — the spread of one player's score, without
+    the differences between players."""
+    resid = x - x.groupby(players.to_numpy()).transform("mean")
+    dof = len(x) - players.nunique()
+    return math.sqrt(float((resid**2).sum()) / dof) if dof > 0 else math.nan
 
 
 def pilot_source(run_dir: str | Path) -> Source:
@@ -127,18 +134,23 @@ def pilot_source(run_dir: str | Path) -> Source:
     base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
     df = df.merge(base, on=["seats", "mode", "role"], how="left")
     df["won"] = df["won"].astype(float)
-    all_raw, all_adj = _sd(df["won"]), _sd(df["adjusted"])
+    who = df["player"]
+    all_raw, all_adj = _sd(df["won"], who), _sd(df["adjusted"], who)
     spreads: dict[str, Spread] = {}
     for role in [*ROLE_ORDER, *sorted(set(df["role"]) - set(ROLE_ORDER))]:
         part = df[df["role"] == role]
-        if len(part) > 1:
-            spreads[role] = Spread(role, _sd(part["won"]), _sd(part["adjusted"]), len(part))
+        raw, adj = _sd(part["won"], part["player"]), _sd(part["adjusted"], part["player"])
+        if not math.isnan(raw) and raw > 0 and adj > 0:
+            spreads[role] = Spread(role, raw, adj, len(part))
+        elif not math.isnan(raw):  # every player always won or always lost: no spread seen
+            note = "no spread within players in the pilot: SD over all roles"
+            spreads[role] = Spread(role, all_raw, all_adj, len(part), note)
         else:
             spreads[role] = Spread(role, all_raw, all_adj, 0, "SD over all roles of the pilot")
     spreads[ROLE_ADJUSTED] = Spread(
         ROLE_ADJUSTED,
-        _sd(df["won"] - df["base_rate"]),
-        _sd(df["adjusted"] - df["base_rate"]),
+        _sd(df["won"] - df["base_rate"], who),
+        _sd(df["adjusted"] - df["base_rate"], who),
         len(df),
     )
     usage: dict[str, Usage] = {}
