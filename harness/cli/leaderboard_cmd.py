@@ -46,7 +46,7 @@ def _ci(v: float, lo: float, hi: float) -> str:
     if math.isnan(v):
         return "–"
     if math.isnan(lo):
-        return f"{v:+.3f}" if v < 0 else f"{v:.3f}"
+        return f"{v:.3f}"
     return f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
