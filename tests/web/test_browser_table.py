@@ -33,10 +33,11 @@ from .server import Client, LiveServer
 
 sync_api = require_chromium()
 
-# Code points that need a picture font: the emoji planes, the symbol and dingbat blocks, the
-# emoji variation selector.  Allowed: the card suits and the star, which the text fonts draw.
-EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f]")
-TEXT_SYMBOLS = set("♠♣♥♦★")
+# Code points that need a picture (emoji) font: everything from U+1F000 on, the emoji variation
+# selector, the BMP characters shown as emoji by default (Unicode Emoji_Presentation=Yes), and
+# ⛶ and ⏱, which no text font here draws.  Text symbols such as ♥ ★ ☀ ☠ are left to the fonts.
+BMP_EMOJI = "⌚⌛⏩⏪⏫⏬⏰⏳◽◾☔☕♈♉♊♋♌♍♎♏♐♑♒♓♿⚓⚡⚪⚫⚽⚾⛄⛅⛎⛔⛪⛲⛳⛵⛺⛽✅✊✋✨❌❎❓❔❕❗➕➖➗➰➿⬛⬜⭐⭕⛶⏱"
+EMOJI = re.compile(f"[\U0001f000-\U0001faff\ufe0f{BMP_EMOJI}]")
 
 LAYOUT = """() => ({
   scroll: document.scrollingElement.scrollWidth, width: innerWidth,
@@ -50,7 +51,7 @@ PAGE_TEXT = """() => document.body.innerText + [...document.querySelectorAll('[t
 
 
 def emoji_in(text: str) -> list[str]:
-    return sorted({ch for ch in text if EMOJI.match(ch) and ch not in TEXT_SYMBOLS})
+    return sorted(set(EMOJI.findall(text)))
 
 
 def layout_problems(page: Any) -> list[str]:
@@ -184,6 +185,9 @@ def test_a_whole_game_on_a_phone(tmp_path: Path, browser: Any) -> None:
             if clicks == 12 and not seen["arabic"]:
                 page.select_option("#in-locale", "ar")
                 page.wait_for_selector('html[dir="rtl"][lang="ar"]')
+                page.wait_for_function(  # the feed again, in Arabic
+                    "() => /[\\u0600-\\u06ff]/.test(document.querySelector('#feed li').textContent)"
+                )
                 seen["arabic"] = True
             bad = layout_problems(page)
             assert not bad, (clicks, bad)

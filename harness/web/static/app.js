@@ -81,7 +81,7 @@ function onFrame(f) {
       S.ctx = f.ctx; S.decision = f.decision; S.ask = f.ask;
       S.timer = f.timer ? {...f.timer, at: performance.now()} : null;
       if (f.check && !f.reset) showCheck(f.check);
-      for (const line of f.ctx.feed) $("feed").append(el("li", {text: line}));
+      for (const line of f.ctx.feed) $("feed").append(el("li", {}, ...ART.withIcons(line)));
       $("feed").scrollTop = $("feed").scrollHeight;
       if (f.ask) notifyTurn();
       render();
@@ -179,9 +179,13 @@ function badgeText(seat) {
   return t("free");
 }
 // Who plays a seat: the kind's icon (drawn, no emoji font needed) and its words.
+// (A fragment: the icon and the words go straight into the cell or badge that shows them.)
 function badge(seat) {
   const kind = {person: "person", bot: "bot", model: "model"}[seat.kind];
-  return el("span", {class: "kind-badge"}, kind ? ART.icon(kind) : null, badgeText(seat));
+  const out = document.createDocumentFragment();
+  if (kind) out.append(ART.icon(kind));
+  out.append(badgeText(seat));
+  return out;
 }
 
 function renderLobby() {

@@ -38,8 +38,20 @@ const ART = (() => {
     range: '<circle cx="12" cy="12" r="8" fill="none" stroke="currentColor" stroke-width="1.8"/><circle cx="12" cy="12" r="4" fill="none" stroke="currentColor" stroke-width="1.8"/><circle cx="12" cy="12" r="1.3" fill="currentColor"/><path d="M12 1.5v4M12 18.5v4M1.5 12h4M18.5 12h4" stroke="currentColor" stroke-width="1.8"/>',
     star: '<path d="M12 2.5l2.9 6.2 6.6.7-5 4.5 1.4 6.6L12 17.1l-5.9 3.4 1.4-6.6-5-4.5 6.6-.7z" fill="currentColor"/>',
     sun: '<circle cx="12" cy="12" r="4.5" fill="currentColor"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+    blast: '<path d="M12 1.5l2 5.5 5-3-2 5.5 5.5 1-4.5 3.5 4 4-5.5-.5.5 5.5-4-3.5-2.5 5-1.5-5.5-5 2.5 2.5-5L1.5 13l5-2.5-3.5-4.5 5.5 1z" fill="#d9a21b" stroke="#a0401c" stroke-width="1.2" stroke-linejoin="round"/><circle cx="12" cy="12" r="3" fill="#a0401c"/>',
+    clock: '<circle cx="12" cy="13" r="8" fill="none" stroke="currentColor" stroke-width="2"/><path d="M12 13V8.5M12 13l3 2M10 2.5h4M19 5.5l1.5 1.5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
     skull: '<path d="M12 3a8 8 0 0 0-8 8c0 2.6 1.2 4.4 3 5.5V20h10v-3.5c1.8-1.1 3-2.9 3-5.5a8 8 0 0 0-8-8z" fill="currentColor"/><circle cx="9" cy="11.5" r="2" fill="#fffaf0"/><circle cx="15" cy="11.5" r="2" fill="#fffaf0"/><path d="M10 17.5v2.5M14 17.5v2.5" stroke="#fffaf0" stroke-width="1.2"/>',
   };
+  // Text from the server with its pictographs (U+1F4A5 blast, U+23F1 clock) drawn as icons.
+  const IN_TEXT = {"\u{1F4A5}": "blast", "\u23F1": "clock"};
+  function withIcons(text) {
+    const out = [];
+    for (const part of String(text).split(/(\u{1F4A5}|\u23F1)\uFE0F?/u)) {
+      if (IN_TEXT[part]) out.push(icon(IN_TEXT[part], ""));
+      else if (part) out.push(part);
+    }
+    return out;
+  }
   function icon(name, label) {
     return svg("0 0 24 24", ICONS[name] || "", "icon icon-" + name, label);
   }
@@ -250,6 +262,6 @@ const ART = (() => {
     return box;
   }
 
-  return {icon, reaction, portrait, pictogram, cardFace, parseFace,
+  return {icon, withIcons, reaction, portrait, pictogram, cardFace, parseFace,
     characters: Object.keys(PORTRAITS), cards: Object.keys(PICTOS), reactions: Object.keys(REACTIONS)};
 })();
