@@ -252,6 +252,13 @@ def test_narrow_screens_fit_four_to_eight_seats(
             assert not layout_problems(page), layout_problems(page)
             time.sleep(0.05)
         assert page.locator("#ring .seat").count() == seats
+        # Abilities whole: the character's full text, nothing clipped.
+        abilities = page.evaluate(
+            """() => [...document.querySelectorAll('#ring .seat')].map((b) => {
+              const a = b.querySelector('.ability'), s = S.ctx.seats[Number(b.dataset.seat)];
+              return [a.textContent === s.ability, a.scrollHeight <= a.clientHeight + 1]; })"""
+        )
+        assert abilities == [[True, True]] * seats
         page.click("#btn-library")
         page.wait_for_selector("#library-body tr svg.picto")
         assert not layout_problems(page), layout_problems(page)
@@ -269,6 +276,7 @@ def test_portrait_clicks_during_a_fast_game_all_open_the_mark_menu(
         page.select_option("#in-speed", "fast")
         page.click("#btn-play")
         page.wait_for_selector("#table:not([hidden])")
+        assert not layout_problems(page), layout_problems(page)  # 8 seats on a desktop screen
         page.evaluate(
             "() => { for (const e of document.querySelectorAll('#ring .seat')) e.kept = true; }"
         )
