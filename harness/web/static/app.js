@@ -77,7 +77,7 @@ function onFrame(f) {
       render();
       break;
     case "view":
-      if (f.reset) { $("feed").replaceChildren(); S.check = null; S.over = null; $("over").open && $("over").close(); }
+      if (f.reset) { $("feed").replaceChildren(); $("options").dataset.shown = ""; S.check = null; S.over = null; $("over").open && $("over").close(); }
       S.ctx = f.ctx; S.decision = f.decision; S.ask = f.ask;
       S.timer = f.timer ? {...f.timer, at: performance.now()} : null;
       if (f.check && !f.reset) showCheck(f.check);
@@ -251,9 +251,14 @@ function renderTable() {
     // Headers of one's own decisions speak to the decider ("Your turn: …"); others see who decides.
     const own = d.yours || d.kind.startsWith("respond");
     $("decision-header").textContent = own ? d.header : `${d.name} · ${t("deciding")}`;
-    $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
-      onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
-  }
+    // Rebuilt only for a new decision (or language), so a click is not lost to a redraw.
+    const shown = JSON.stringify([S.decision, S.ask, S.ask ? d.options : null]);
+    if ($("options").dataset.shown !== shown) {
+      $("options").dataset.shown = shown;
+      $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
+        onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
+    }
+  } else $("options").dataset.shown = "";
   $("hand-box").hidden = !ctx.you;
   renderHand(ctx.hand);
   const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
