@@ -171,6 +171,18 @@ def test_a_whole_game_on_a_phone(tmp_path: Path, browser: Any) -> None:
         page.wait_for_selector("#table:not([hidden])")
         assert page.locator("#ring .seat").count() == 6
         assert page.locator("#ring .seat svg.portrait").count() == 6
+        for button, icon in (("notify", "bell"), ("focus", "focus"), ("library", "book")):
+            assert page.locator(f"#btn-{button} svg.icon-{icon}").count() == 1
+        page.wait_for_function("() => document.querySelectorAll('#hand .card-face').length > 0")
+        faces = page.evaluate(
+            """() => [...document.querySelectorAll('#hand .card-face')].map((f, i) =>
+              [f.querySelector('svg.picto') !== null, f.querySelector('.card-name').textContent,
+               S.ctx.hand[i].label.startsWith(f.querySelector('.card-name').textContent)])"""
+        )
+        assert faces and all(p and name and prefix for p, name, prefix in faces), faces
+        # A reaction: a drawn picture above the sender's portrait.
+        page.click('#reactions button[data-reaction="like"]')
+        page.wait_for_selector("#ring .seat.me .bubble svg.reaction-like")
 
         room = srv.registry.rooms[code]
         seen = {"bob_alive_button": 0, "bob_dead": 0, "checks": 0, "arabic": False, "layouts": 0}
