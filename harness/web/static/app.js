@@ -77,7 +77,7 @@ function onFrame(f) {
       render();
       break;
     case "view":
-      if (f.reset) { $("feed").replaceChildren(); $("options").dataset.shown = ""; S.check = null; S.over = null; $("over").open && $("over").close(); }
+      if (f.reset) { $("feed").replaceChildren(); $("options").shownKey = ""; S.check = null; S.over = null; $("over").open && $("over").close(); }
       S.ctx = f.ctx; S.decision = f.decision; S.ask = f.ask;
       S.timer = f.timer ? {...f.timer, at: performance.now()} : null;
       if (f.check && !f.reset) showCheck(f.check);
@@ -253,12 +253,12 @@ function renderTable() {
     $("decision-header").textContent = own ? d.header : `${d.name} · ${t("deciding")}`;
     // Rebuilt only for a new decision (or language), so a click is not lost to a redraw.
     const shown = JSON.stringify([S.decision, S.ask, S.ask ? d.options : null]);
-    if ($("options").dataset.shown !== shown) {
-      $("options").dataset.shown = shown;
+    if ($("options").shownKey !== shown) {
+      $("options").shownKey = shown;
       $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
         onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
     }
-  } else $("options").dataset.shown = "";
+  } else $("options").shownKey = "";
   $("hand-box").hidden = !ctx.you;
   renderHand(ctx.hand);
   const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
@@ -300,8 +300,8 @@ function renderRing(ctx, r) {
     const host = r.is_host && meta.kind === "person" && s.seat !== r.you && r.state === "playing" && s.alive;
     const shown = JSON.stringify([s, meta.kind, meta.model, meta.autopilot, meta.connected, onMe, claim ? claim.role : null,
       S.bubbles[s.seat] || null, S.timer && S.timer.seat === s.seat, host, S.locale]);
-    if (box.dataset.shown === shown) continue;
-    box.dataset.shown = shown;
+    if (box.shownKey === shown) continue;
+    box.shownKey = shown;
     box.replaceChildren(...seatContents(ctx, s, meta, onMe, claim, host));
   }
   tickTimer();
@@ -339,8 +339,8 @@ function seatContents(ctx, s, meta, onMe, claim, host) {
 function renderHand(hand) {
   const box = $("hand");
   const shown = JSON.stringify(hand);
-  if (box.dataset.shown === shown) return;
-  box.dataset.shown = shown;
+  if (box.shownKey === shown) return;
+  box.shownKey = shown;
   box.replaceChildren(...hand.map((c) => {
     const face = ART.cardFace(c.card, c.label, c.effect);
     face.classList.add("card");
