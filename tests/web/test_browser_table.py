@@ -250,7 +250,7 @@ def test_a_whole_game_on_a_phone(tmp_path: Path, browser: Any) -> None:
     assert not problems, problems
 
 
-@pytest.mark.parametrize(("width", "seats"), [(360, 8), (430, 4)])
+@pytest.mark.parametrize(("width", "seats"), [(360, 8), (430, 4), (900, 8)])
 def test_narrow_screens_fit_four_to_eight_seats(
     tmp_path: Path, browser: Any, width: int, seats: int
 ) -> None:

@@ -280,7 +280,7 @@ function renderRing(ctx, r) {
   for (const s of ctx.seats) {
     const k = (s.seat - me + n) % n;
     const a = Math.PI / 2 + (2 * Math.PI * k) / n;
-    const x = 50 + 41 * Math.cos(a), y = 50 + 39 * Math.sin(a);
+    const x = 50 + 40 * Math.cos(a), y = 50 + 39 * Math.sin(a);
     let box = ring.querySelector(`.seat[data-seat="${s.seat}"]`);
     if (!box) {
       box = el("div", {"data-seat": s.seat});
