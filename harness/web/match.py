@@ -25,7 +25,7 @@ from harness.records import DecisionLine
 from .seats import WebSeat
 from .signals import SignalBoard
 
-RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp"]
+RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp", "inspect"]
 
 
 @dataclass(frozen=True, slots=True)
