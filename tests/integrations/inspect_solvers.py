@@ -27,10 +27,12 @@ def _out(out: ModelOutput) -> ModelOutput:
 class Chooser:
     """A mock model: ``choose`` with the first option id listed in the latest message that
     lists any; ``submit`` once the game is over; an unknown id first when ``bad_first``; a call
-    of the player's own ``note`` tool every ``note_every`` decisions."""
+    of the player's own ``note`` tool every ``note_every`` calls; only unknown ids when
+    ``always_bad``."""
 
-    def __init__(self, bad_first: bool = False, note_every: int = 0) -> None:
+    def __init__(self, bad_first: bool = False, note_every: int = 0, always_bad: bool = False):
         self.bad_first = bad_first
+        self.always_bad = always_bad
         self.note_every = note_every
         self.calls = 0
         self.seen: list[str] = []  # every text the model was sent (for the leak check)
@@ -41,10 +43,12 @@ class Chooser:
         last = messages[-1]
         if "The game is over" in last.text:
             return _out(ModelOutput.for_tool_call("mockllm/model", "submit", {"answer": "done"}))
-        if self.note_every and self.calls % self.note_every == 0 and last.role != "tool":
+        if self.note_every and self.calls % self.note_every == 0 and last.text[:6] != "noted:":
             return _out(ModelOutput.for_tool_call("mockllm/model", "note", {"text": "hm"}))
         listed = next((found for m in reversed(messages) if (found := LISTED.findall(m.text))))
-        if self.bad_first and "not one of the options" not in last.text:
+        if self.always_bad:
+            option = BAD_ID
+        elif self.bad_first and "not one of the options" not in last.text:
             option = BAD_ID if self.calls == 1 else listed[0]
         else:
             option = listed[0]
