@@ -45,7 +45,7 @@ class Chooser:
             return _out(ModelOutput.for_tool_call("mockllm/model", "submit", {"answer": "done"}))
         if self.note_every and self.calls % self.note_every == 0 and last.text[:6] != "noted:":
             return _out(ModelOutput.for_tool_call("mockllm/model", "note", {"text": "hm"}))
-        listed = next((found for m in reversed(messages) if (found := LISTED.findall(m.text))))
+        listed = next(found for m in reversed(messages) if (found := LISTED.findall(m.text)))
         if self.always_bad:
             option = BAD_ID
         elif self.bad_first and "not one of the options" not in last.text:
