@@ -70,6 +70,7 @@ class SolverSeat:
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
     _usage_mark: tuple[int, int, float] = (0, 0, 0.0)
     _game: Any = None  # the channel's record of this game, once it began
+    _shown: int = 0  # the index of the last decision the solver was shown
 
     @property
     def game(self) -> Any:
@@ -108,6 +109,7 @@ class SolverSeat:
                     mode="json"
                 ),
             }
+            self._shown = p.message.decision_index
             g = self.game
             if g is not None and g.start is not None and not g.start_shown:
                 g.start_shown = True
@@ -152,11 +154,13 @@ class SolverSeat:
 
     async def choose(self, option_id: str, reasoning: str | None) -> str:
         p = self._pending()
-        if p is None:  # the previous decision fell back at its deadline, or the game is over
+        if p is None or p.message.decision_index != self._shown:
+            # the decision shown fell back at its deadline (the next may be pending already),
+            # or the game is over: nothing is chosen
             status = await self.next_status()
-            if status["status"] == "game_over":
-                raise ToolError("no decision is pending: the game is over")
-            note = "No decision was pending (the last one fell back at its deadline)."
+            if status["status"] == "game_over" and p is None and self.over():
+                raise ToolError("no decision is pending: " + status_text(status).strip())
+            note = f"Decision {self._shown} fell back at its deadline; nothing was chosen."
             return status_text(status, note=note)
         index = p.message.decision_index
         usage, mark = self._usage()

@@ -4,6 +4,7 @@ listed option id (optionally an unknown id first), and a solver that never calls
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -28,9 +29,16 @@ class Chooser:
     """A mock model: ``choose`` with the first option id listed in the latest message that
     lists any; ``submit`` once the game is over; an unknown id first when ``bad_first``; a call
     of the player's own ``note`` tool every ``note_every`` calls; only unknown ids when
-    ``always_bad``."""
+    ``always_bad``; a ``nap`` of ``nap_first`` seconds before the first decision."""
 
-    def __init__(self, bad_first: bool = False, note_every: int = 0, always_bad: bool = False):
+    def __init__(
+        self,
+        bad_first: bool = False,
+        note_every: int = 0,
+        always_bad: bool = False,
+        nap_first: float = 0.0,
+    ) -> None:
+        self.nap_first = nap_first
         self.bad_first = bad_first
         self.always_bad = always_bad
         self.note_every = note_every
@@ -43,6 +51,8 @@ class Chooser:
         last = messages[-1]
         if "The game is over" in last.text:
             return _out(ModelOutput.for_tool_call("mockllm/model", "submit", {"answer": "done"}))
+        if self.nap_first and self.calls == 1:
+            return _out(ModelOutput.for_tool_call("mockllm/model", "nap", {"s": self.nap_first}))
         if self.note_every and self.calls % self.note_every == 0 and last.text[:6] != "noted:":
             return _out(ModelOutput.for_tool_call("mockllm/model", "note", {"text": "hm"}))
         listed = next(found for m in reversed(messages) if (found := LISTED.findall(m.text)))
@@ -54,6 +64,22 @@ class Chooser:
             option = listed[0]
         args = {"option_id": option, "reasoning": "the first listed"}
         return _out(ModelOutput.for_tool_call("mockllm/model", "choose", args))
+
+
+@tool
+def nap() -> Tool:
+    """A slow tool of the player's own."""
+
+    async def execute(s: float) -> str:
+        """Think for a while.
+
+        Args:
+            s: Seconds.
+        """
+        await asyncio.sleep(s)
+        return "rested"
+
+    return execute
 
 
 @tool
@@ -74,7 +100,7 @@ def note() -> Tool:
 def react_player(chooser: Chooser | None = None) -> Any:
     """``react()`` with the ``choose`` tool and its own ``note`` tool, on a mock model."""
     model = get_model("mockllm/model", custom_outputs=chooser or Chooser())
-    return react(tools=[choose(), note()], model=model)
+    return react(tools=[choose(), note(), nap()], model=model)
 
 
 @solver

@@ -109,6 +109,17 @@ def test_three_refused_choices_are_an_invalid_fallback(tmp_path: Path) -> None:
     assert refused and "falls back" in refused[0].text
 
 
+def test_a_decision_not_chosen_in_time_falls_back_and_the_solver_plays_on(tmp_path: Path) -> None:
+    log = _run(tmp_path, react_player(Chooser(nap_first=4.0)), seats=4, games=1, seed=8,
+               decision_seconds=2.5)  # fmt: skip
+    first, *rest = _seat_decisions(tmp_path / "run")
+    assert first.fallback == "timeout" and first.model["attempts"][-1]["error_kind"] == "timeout"
+    results = [m.text for m in log.samples[0].messages if m.role == "tool"]
+    after = next(t for t in results if "fell back at its deadline" in t)
+    assert "nothing was chosen" in after and "Decision 2 (" in after
+    assert any(d.fallback is None for d in rest)  # it chose again once shown a decision
+
+
 def test_a_solver_that_never_chooses_gets_fallbacks_and_the_game_ends(tmp_path: Path) -> None:
     log = _run(tmp_path, idle(), seats=4, games=1, seed=7, max_fallbacks=1000)
     score = log.samples[0].scores["game_result"]
