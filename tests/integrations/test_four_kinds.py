@@ -93,7 +93,9 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
         async def both() -> tuple[Any, int]:
             solver = react_player(Chooser())
-            logs = eval_async(task, solver=solver, model="mockllm/model", log_dir=str(root / "logs"))
+            logs = eval_async(
+                task, solver=solver, model="mockllm/model", log_dir=str(root / "logs")
+            )
             return await asyncio.gather(logs, _mcp_player(port))  # type: ignore[return-value]
 
         t0 = time.monotonic()
@@ -150,7 +152,12 @@ def test_each_kind_is_reported_like_a_model_player_in_every_format(
     assert rates["bot1"]["model_decisions"] == ""
     assert main(["report", str(run), "--no-progress"]) == 0
     html = (report / "index.html").read_text(encoding="utf-8")
-    for label in (f"agent/{AGENTS}:seeded", "remote/http://127.0.0.1", "inspect/insp", "mcp/claude"):
+    for label in (
+        f"agent/{AGENTS}:seeded",
+        "remote/http://127.0.0.1",
+        "inspect/insp",
+        "mcp/claude",
+    ):
         assert label in html, label
 
 

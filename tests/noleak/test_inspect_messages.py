@@ -26,7 +26,9 @@ from tests.integrations.inspect_solvers import Chooser, react_player  # noqa: E4
 from .account import Account  # noqa: E402
 from .check import check_seat_outputs  # noqa: E402
 
-DECISION = re.compile(r"^(?:(?:Refused: |Decision \d+ fell back).*?\n\n)?Decision (\d+) \(", re.DOTALL)
+DECISION = re.compile(
+    r"^(?:(?:Refused: |Decision \d+ fell back).*?\n\n)?Decision (\d+) \(", re.DOTALL
+)
 
 
 @pytest.mark.parametrize("seats, mode, seed", [(4, "classic", 11), (5, "double_agent", 3)])
