@@ -51,12 +51,12 @@ class LeagueHost:
         served = [p.name for p in config.players if p.kind == "mcp"]
         if len(served) > 1:
             raise ValueError(f"{config_path} has {len(served)} MCP players: one at most")
-        if served and mcp_port is None:
-            raise ValueError(f"player {served[0]} is an MCP client's seat: give -T mcp_port=PORT")
         if player not in {p.name for p in config.players}:
             raise ValueError(f"{config_path} has no player {player!r}")
         check_agent_players(config)
         check_mcp_players(config, served=served[0] if served else None, solver=player)
+        if served and mcp_port is None:
+            raise ValueError(f"player {served[0]} is an MCP client's seat: give -T mcp_port=PORT")
         # one seat for one solver: the games one after the other, in this process
         self.config = config.model_copy(update={"max_concurrent_games": 1, "executor": "local"})
         self.player = player

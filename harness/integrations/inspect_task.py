@@ -387,16 +387,16 @@ async def _drop_seat() -> None:
 
 
 async def _cleanup(state: TaskState) -> None:
-    """After the scorer (or an error): a seat still open falls back to its game's end."""
+    """After the scorer, or a sample that failed before it: a seat still open falls back to its
+    game's end (in a league, the run then goes on without the sample)."""
     seat = seat_of_sample()
     if seat is None:
         return
-    seat.close()
-    seat.unregister()
-    task = _GAMES.pop(seat.session, None)
-    if task is not None:
+    try:
         with contextlib.suppress(Exception, asyncio.CancelledError):
-            await task
+            await seat.finish()
+    finally:
+        _GAMES.pop(seat.session, None)
 
 
 async def _solver_result(state: TaskState) -> dict[str, Any]:

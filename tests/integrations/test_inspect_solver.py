@@ -9,6 +9,7 @@ solver that never calls ``choose`` leaves every decision to recorded fallbacks a
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -144,3 +145,40 @@ def test_inspects_own_solver_override_on_the_command_line(tmp_path: Path) -> Non
     decisions = _seat_decisions(tmp_path / "run")
     assert decisions and all(d.fallback is None for d in decisions)
     assert {d.model["provider"] for d in decisions} == {"inspect"}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ({}, "config needs player=NAME"),
+        ({"player": "nobody"}, "has no player 'nobody'"),
+        ({"player": "bot1"}, "player insp is an Inspect solver's seat"),
+        ({"player": "insp"}, "player m is an MCP client's seat: give -T mcp_port=PORT"),
+    ],
+)
+def test_bad_league_arguments_are_one_line_errors(
+    args: dict[str, Any], message: str, tmp_path: Path
+) -> None:
+    players = [{"name": "insp", "kind": "inspect"}, {"name": "m", "kind": "mcp"},
+               {"name": "bot1", "kind": "bot"}, {"name": "bot2", "kind": "bot"}]  # fmt: skip
+    cfg = tmp_path / "l.json"
+    cfg.write_text(json.dumps({"name": "l", "players": players, "tables": [{"seats": [4]}],
+                               "games_per_table": 1}), encoding="utf-8")  # fmt: skip
+    with pytest.raises(ValueError) as e:
+        bangarena(config=str(cfg), **args)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_league_run_refuses_an_inspect_player(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    players = [{"name": "insp", "kind": "inspect"}, {"name": "bot1", "kind": "bot"}]
+    cfg = tmp_path / "l.json"
+    cfg.write_text(json.dumps({"name": "l", "players": players, "tables": [{"seats": [4]}],
+                               "games_per_table": 1}), encoding="utf-8")  # fmt: skip
+    capsys.readouterr()
+    assert main(["league", "run", str(cfg), "--output", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "-T config=CONFIG -T player=insp" in err and err.count("\n") == 1, err
+    with pytest.raises(ValueError, match="player and mcp_port are for a league"):
+        bangarena(player="insp")
