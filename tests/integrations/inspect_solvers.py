@@ -45,11 +45,13 @@ class Chooser:
         self.calls = 0
         self.seen: list[str] = []  # every text the model was sent (for the leak check)
 
-    def __call__(self, messages: list[Any], *_: Any) -> ModelOutput:
+    def __call__(self, messages: list[Any], tools: list[Any], *_: Any) -> ModelOutput:
         self.calls += 1
         self.seen.extend(m.text for m in messages)
         last = messages[-1]
         if "The game is over" in last.text:
+            if "submit" not in {t.name for t in tools}:  # a plain tool loop: just stop
+                return _out(ModelOutput.from_content("mockllm/model", "good game"))
             return _out(ModelOutput.for_tool_call("mockllm/model", "submit", {"answer": "done"}))
         if self.nap_first and self.calls == 1:
             return _out(ModelOutput.for_tool_call("mockllm/model", "nap", {"s": self.nap_first}))

@@ -22,6 +22,8 @@ pytest.importorskip("inspect_ai")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
+from inspect_ai.model import get_model  # noqa: E402
+from inspect_ai.solver import generate  # noqa: E402
 
 from harness.cli.main import main  # noqa: E402
 from harness.integrations.inspect_seat import STOPPED  # noqa: E402
@@ -119,6 +121,18 @@ def test_a_decision_not_chosen_in_time_falls_back_and_the_solver_plays_on(tmp_pa
     after = next(t for t in results if "fell back at its deadline" in t)
     assert "nothing was chosen" in after and "Decision 2 (" in after
     assert any(d.fallback is None for d in rest)  # it chose again once shown a decision
+
+
+def test_a_plain_generate_loop_plays_with_the_samples_choose_tool(tmp_path: Path) -> None:
+    chooser = Chooser()
+    model = get_model(PLAYER, custom_outputs=chooser)
+    task = bangarena(seats=4, games=1, seed=9, run_dir=str(tmp_path / "run"))
+    [log] = inspect_eval(task, solver=generate(), model=model, log_dir=str(tmp_path / "logs"),
+                         display="none")  # fmt: skip
+    assert log.status == "success", log.error
+    decisions = _seat_decisions(tmp_path / "run")
+    assert decisions and all(d.fallback is None for d in decisions)
+    assert log.samples[0].messages[-1].text == "good game"
 
 
 def test_a_solver_that_never_chooses_gets_fallbacks_and_the_game_ends(tmp_path: Path) -> None:
