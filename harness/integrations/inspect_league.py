@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,7 @@ class LeagueHost:
             )
             channel = attach(runner, self.player)
             runner.game_listeners.append(self._on_game)
+            run: Coroutine[Any, Any, Any]
             if self.mcp_player is not None:
                 from .mcp_serve import bind, serve
 
