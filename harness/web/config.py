@@ -91,7 +91,8 @@ class WebConfig(BaseModel):
 
     def model_players(self) -> dict[str, PlayerConfig]:
         """The players the host can seat besides bots: models and external agents (an MCP
-        client drives its seat through ``bangarena mcp``, not at a web table)."""
+        client drives its seat through ``bangarena mcp`` and an Inspect solver through the
+        Inspect task, not at a web table)."""
         return {
             p.name: p
             for p in self.players
