@@ -16,8 +16,10 @@ from . import (
     balance_cmd,
     bench_cmd,
     inspect_cmd,
+    leaderboard_cmd,
     league_cmd,
     mcp_cmd,
+    plan_cmd,
     play_cmd,
     position_cmd,
     prompt_stats_cmd,
@@ -46,6 +48,8 @@ COMMANDS = (
     analysis_cmd,
     serve_cmd,
     mcp_cmd,
+    plan_cmd,
+    leaderboard_cmd,
 )
 
 
