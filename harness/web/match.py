@@ -27,7 +27,7 @@ from .match_stats import player_stats
 from .seats import WebSeat
 from .signals import SignalBoard
 
-RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp"]
+RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp", "inspect"]
 
 
 @dataclass(frozen=True, slots=True)
