@@ -690,13 +690,12 @@ class LLMAgent:
             cost_usd=cost,
             cached=bool(state.attempts) and all(a.cached for a in state.attempts),
         )
-        if self.signal_names is not None and state.fallback is None and parsed is not None:
-            if parsed.signal is not None:
-                try:
-                    sent = read_signal(parsed.signal, self.signal_names)
-                    record.signal = sent.model_dump(exclude_none=True)
-                except SignalRefused as refused:
-                    record.signal_refused = f"{refused.code}: {refused}"
+        signal = parsed.signal if parsed is not None and state.fallback is None else None
+        if self.signal_names is not None and signal is not None:
+            try:
+                record.signal = read_signal(signal, self.signal_names).model_dump(exclude_none=True)
+            except SignalRefused as refused:
+                record.signal_refused = f"{refused.code}: {refused}"
         return record
 
 
