@@ -12,13 +12,10 @@ from typing import Any
 
 import pytest
 
-from harness.agents.base import Agent, RandomAgent
+from harness.agents.base import Agent
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.llm_agent import LLMAgent, parse_answer
+from harness.agents.llm_agent import parse_answer
 from harness.agents.providers.base import (
-    Provider,
-    ProviderReply,
-    ProviderRequest,
     answer_grammar,
     answer_schema,
 )
@@ -70,7 +67,9 @@ def test_with_signals_every_answer_constraint_allows_an_optional_signal() -> Non
 
 
 def test_a_signal_never_changes_the_choice() -> None:
-    good = parse_answer('{"choice": "b", "signal": {"kind": "claim", "role": "deputy"}}', ["a", "b"])
+    good = parse_answer(
+        '{"choice": "b", "signal": {"kind": "claim", "role": "deputy"}}', ["a", "b"]
+    )
     assert (good.choice, good.error_kind) == ("b", None)
     assert good.signal == {"kind": "claim", "role": "deputy"}
     junk = parse_answer('{"choice": "b", "signal": [1, 2]}', ["a", "b"])
@@ -236,4 +235,4 @@ def test_the_transcript_places_signals_after_the_events_before_them() -> None:
         feed = [e["t"] for e in t.events]
         assert feed[n] == "signal" and len(feed) == view.event_count + 1, policy
         text = t.turn(view, ["x", "y"])[-1]["content"]
-        assert f'{names[2]} reacts' in text, policy
+        assert f"{names[2]} reacts" in text, policy
