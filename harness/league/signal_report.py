@@ -32,7 +32,7 @@ import pandas as pd
 
 from harness.records import RunStore
 from harness.records.models import VOID_SIDE
-from harness.records.signals import game_signals, read_signals
+from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
@@ -72,8 +72,16 @@ class _Game:
     events: list[dict[str, Any]]
 
 
+def has_talk(run_dir: str | Path) -> bool:
+    """Whether the run can hold signals: ``signals: true``, or people's ``signals.jsonl``."""
+    return bool(talk_enabled(run_dir)) or (Path(run_dir) / SIGNALS_FILE).exists()
+
+
 def _games(run_dir: str | Path) -> Iterable[_Game]:
-    """The finished games with a result, with their signals and events."""
+    """The finished games with a result, with their signals and events (none without talk: the
+    game files are then not read)."""
+    if not has_talk(run_dir):
+        return
     store = RunStore(Path(run_dir))
     people = read_signals(Path(run_dir))
     for g in store.games():
@@ -103,7 +111,7 @@ def talk_enabled(run_dir: str | Path) -> bool | None:
 def talk_line(run_dir: str | Path) -> str:
     """One line for every report format: whether table talk was on."""
     on = talk_enabled(run_dir)
-    people = (Path(run_dir) / "signals.jsonl").exists()
+    people = (Path(run_dir) / SIGNALS_FILE).exists()
     if on:
         return "Table talk: on (signals: true — model seats may send signals; docs/signals.md)"
     if people:
