@@ -14,12 +14,17 @@ import pytest
 
 from harness.agents.base import Agent
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.llm_agent import parse_answer
+from harness.agents.llm_agent import LLMAgent, parse_answer
+from harness.agents.model_seat import ModelSeat
+from harness.agents.pricing import PriceBook
 from harness.agents.providers.base import (
+    Provider,
+    ProviderReply,
+    ProviderRequest,
     answer_grammar,
     answer_schema,
 )
-from harness.agents.table import Table
+from harness.agents.table import Recorded, Table
 from harness.agents.table_signals import (
     MAX_PER_MATCH,
     SignalRefused,
@@ -236,3 +241,91 @@ def test_the_transcript_places_signals_after_the_events_before_them() -> None:
         assert feed[n] == "signal" and len(feed) == view.event_count + 1, policy
         text = t.turn(view, ["x", "y"])[-1]["content"]
         assert f"{names[2]} reacts" in text, policy
+
+
+# ------------------------------------------------------------------ a resumed game
+
+
+class Cycling(Provider):
+    """An in-process model: the first option and, by turns, a claim, a mark, a reaction,
+    nothing, or a mark on nobody (refused)."""
+
+    name = "openai"
+    default_answer_mode = "json_object"
+    supported_answer_modes = frozenset({"json_object"})
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.n = 0
+
+    async def complete(self, req: ProviderRequest) -> ProviderReply:
+        self.n += 1
+        plan = [
+            {"kind": "claim", "role": "deputy"},
+            {"kind": "mark", "target": self.names[self.n % 4], "role": "raider"},
+            {"kind": "react", "reaction": "gg"},
+            None,
+            {"kind": "mark", "target": "Zed", "role": "loner"},
+        ]
+        answer = {"choice": req.option_ids[0], "signal": plan[self.n % len(plan)]}
+        return ProviderReply(text=json.dumps(answer), input_tokens=10, output_tokens=3)
+
+
+def _talking_seats(names: Sequence[str]) -> list[Agent]:
+    provider = Cycling(names)
+    return [
+        ModelSeat(
+            f"m{i}",
+            LLMAgent(
+                provider,
+                "m",
+                Transcript(
+                    names,
+                    "en",
+                    "conversation",
+                    count_tokens=lambda s: len(s) // 4,
+                    builder=PromptBuilder(names, "en", signals=True),
+                ),
+                fallback=lambda v, o: o[0],
+                price_table=PriceBook({}, use_litellm=False),
+                signal_names=names,
+            ),
+            decision_seconds=1e9,
+        )
+        for i in range(4)
+    ]
+
+
+def test_a_resumed_game_hears_the_same_signals_and_rebuilds_the_same_prompts() -> None:
+    """Replaying recorded decisions offers their signals again: every seat's restored
+    conversation must equal the recorded prompts (a signal line missing or misplaced is a
+    ReplayMismatch), and the table's signal log is the live one."""
+    names = default_names(4)
+    recorded: list[Recorded] = []
+
+    def keep(g: Game, v: SeatView, d: Any) -> None:
+        record = d.record.model_dump(mode="json") if d.record is not None else None
+        recorded.append(Recorded(d.option, d.fallback, d.error, d.latency_s, record))
+
+    live = TableSignals(4)
+    table = Table(Game.new(4, "classic", 7), _talking_seats(names), signals=live,
+                  max_decisions=90, on_decision=keep)  # fmt: skip
+    asyncio.run(table.play())
+    cut = 70
+    assert any((r.record or {}).get("signal_refused") for r in recorded[:cut])
+
+    async def resume() -> TableSignals:
+        again = TableSignals(4)
+        twin = Table(Game.new(4, "classic", 7), _talking_seats(names), signals=again)
+        for rec in recorded[:cut]:
+            await twin.replay(rec)
+        return again
+
+    again = asyncio.run(resume())
+    accepted = [
+        r
+        for r in recorded[:cut]
+        if (r.record or {}).get("signal") and not (r.record or {}).get("signal_refused")
+    ]
+    assert accepted and len(again.log) == len(accepted)
+    assert again.log == live.log[: len(again.log)]
