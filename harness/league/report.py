@@ -47,7 +47,7 @@ from .model_calls import count_model_calls, history_policies
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
 from .signal_report import TITLE as SIGNALS_TITLE
-from .signal_report import claim_effect_table, signal_table, talk_line
+from .signal_report import claim_effect_table, signal_table, talk_line, talk_setting
 from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
 from .stats_basic import wilson
@@ -675,13 +675,19 @@ def _write(path: Path, text: str) -> None:
 
 def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
     """Write ``<run>/report/``: ``summary.csv``, one CSV per table (raw numbers; undefined values
-    are empty cells), ``flags.csv`` (kind, player, message of every flag) and ``report.md``;
+    are empty cells), ``flags.csv`` (kind, player, message of every flag), ``settings.csv`` (the
+    run's table-talk setting: ``on``, ``off`` or ``people``) and ``report.md``;
     return the folder."""
     out = Path(run_dir if run_dir is not None else report.run_dir) / REPORT_DIR
     out.mkdir(parents=True, exist_ok=True)
     for name, df in report.tables().items():
         _write(out / f"{name}.csv", df.to_csv(index=False))
     _write(out / "flags.csv", report.flags_table().to_csv(index=False))
+    talk = talk_setting(report.run_dir)
+    _write(
+        out / "settings.csv",
+        pd.DataFrame([{"setting": "signals", "value": talk}]).to_csv(index=False),
+    )
     if not report.locales.empty:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
     if not report.luck.empty:

@@ -108,6 +108,11 @@ def talk_enabled(run_dir: str | Path) -> bool | None:
     return bool(config.get("signals", False))
 
 
+def talk_setting(run_dir: str | Path) -> str:
+    """``on`` (``signals: true``), ``people`` (people's signals at the web table) or ``off``."""
+    return "on" if talk_enabled(run_dir) else "people" if has_talk(run_dir) else "off"
+
+
 def talk_line(run_dir: str | Path) -> str:
     """One line for every report format: whether table talk was on."""
     on = talk_enabled(run_dir)

@@ -100,14 +100,9 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
 def _talk(run_dir: str | Path) -> dict[str, Any]:
     """Table talk (:mod:`harness.league.signal_report`): ``talk`` (on, off or people) and the
     rows of its two tables."""
-    from harness.league.signal_report import (
-        claim_effect_table,
-        has_talk,
-        signal_table,
-        talk_enabled,
-    )
+    from harness.league.signal_report import claim_effect_table, signal_table, talk_setting
 
-    talk = "on" if talk_enabled(run_dir) else "people" if has_talk(run_dir) else "off"
+    talk = talk_setting(run_dir)
 
     def rows(df: Any) -> list[dict[str, Any]]:
         return [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}

@@ -170,6 +170,7 @@ def test_a_model_league_with_table_talk_reports_claim_honesty_and_mark_accuracy(
     header = (out / "signals.csv").read_text().splitlines()[0]
     assert header.startswith("player,role,seat_games,claims,honest,honest_lo,honest_hi")
     assert (out / "claim_effect.csv").exists()
+    assert (out / "settings.csv").read_text().splitlines() == ["setting,value", "signals,on"]
     assert main(["report", str(folder)]) == 0
     html = (folder / "report" / "index.html").read_text(encoding="utf-8")
     assert 'id="talk-line"' in html and 'id="signals-table"' in html
@@ -212,6 +213,8 @@ def test_with_signals_off_a_model_is_sent_nothing_new(
             assert not {"signal", "signal_refused"} & set(d.model or {})
     report = build_report(folder)
     assert report.signals.empty and report.talk.startswith("Table talk: off")
+    out = save_report(report)
+    assert (out / "settings.csv").read_text().splitlines() == ["setting,value", "signals,off"]
 
 
 def test_rule_bot_games_are_the_same_with_signals_on_and_off(
