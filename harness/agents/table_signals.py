@@ -108,9 +108,10 @@ def read_signal(raw: Any, names: Sequence[str]) -> TableSignal:
     later by :class:`TableSignals`."""
     if not isinstance(raw, Mapping):
         raise SignalRefused("bad_signal", "the signal is not a JSON object")
-    extra = sorted(str(k)[:20] for k in raw if k not in ("kind", "role", "target", "reaction"))
+    extra = [str(k)[:20] for k in raw if k not in ("kind", "role", "target", "reaction")]
     if extra:
-        raise SignalRefused("bad_signal", f"the signal has unknown fields: {', '.join(extra)}")
+        shown = ", ".join(sorted(extra)[:5]) + (", …" if len(extra) > 5 else "")
+        raise SignalRefused("bad_signal", f"the signal has unknown fields: {shown}")
     values = {k: raw.get(k) for k in ("kind", "role", "target", "reaction")}
     for key, value in values.items():
         if value is not None and not isinstance(value, str):
