@@ -239,3 +239,18 @@ def test_rule_bot_games_are_the_same_with_signals_on_and_off(
             for g in store.games()
         ]
     assert moves[False] and moves[True] == moves[False]
+
+
+def test_a_bad_signals_setting_is_a_one_line_config_error() -> None:
+    from harness.league.config import ConfigError, parse_config
+
+    base = {"name": "x", "players": [{"name": "b", "kind": "bot"}], "tables": [{"seats": [4]}],
+            "games_per_table": 1}  # fmt: skip
+    assert parse_config(base).signals is False  # off by default
+    with pytest.raises(ConfigError) as e:
+        parse_config({**base, "signals": "maybe"})
+    assert str(e.value) == (
+        "config: config field signals: Input should be a valid boolean, unable to interpret input"
+    )
+    with pytest.raises(ConfigError, match="did you mean signals"):
+        parse_config({**base, "signal": True})
