@@ -514,10 +514,18 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("attacks before", "before", _num(2)),
             ("after", "after", _num(2)),
             ("change", _with_interval(_num(2), "change", "change_lo", "change_hi"), None),
-            ("no claim", "no_claim", _num(2)),
+            ("no claim", _with_interval(_num(2), "no_claim", "no_claim_lo", "no_claim_hi"), None),
             ("marks after", "marks_after", _int),
-            ("agree before", "agree_before", _pct),
-            ("agree after", "agree_after", _pct),
+            (
+                "agree before",
+                _with_interval(_pct, "agree_before", "agree_before_lo", "agree_before_hi"),
+                None,
+            ),
+            (
+                "agree after",
+                _with_interval(_pct, "agree_after", "agree_after_lo", "agree_after_hi"),
+                None,
+            ),
         ],
     ),
     "base_rates": (

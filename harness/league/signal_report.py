@@ -44,7 +44,9 @@ SIGNAL_COLUMNS = ["player", "role", "seat_games", "claims", "honest", "honest_lo
                   "as_deputy", "as_raider", "as_loner", "marks", "accurate", "accurate_lo",
                   "accurate_hi", "reactions", "refused"]  # fmt: skip
 EFFECT_COLUMNS = ["player", "claimed", "claims", "before", "after", "change", "change_lo",
-                  "change_hi", "no_claim", "marks_after", "agree_before", "agree_after"]  # fmt: skip
+                  "change_hi", "no_claim", "no_claim_lo", "no_claim_hi", "marks_after",
+                  "agree_before", "agree_before_lo", "agree_before_hi", "agree_after",
+                  "agree_after_lo", "agree_after_hi"]  # fmt: skip
 TITLE = (
     "Table talk by player × role: claim honesty (claims naming the seat's own role), what was "
     "claimed, mark accuracy (marks naming the marked player's true role); 95% CI clustered by game "
@@ -284,8 +286,8 @@ def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
                     "before": a0 / t0 if t0 else math.nan,
                     "after": a1 / t1 if t1 else math.nan,
                     "marks_after": len(after),
-                    "agree_before": (sum(before), len(before)),
-                    "agree_after": (sum(after), len(after)),
+                    "agree_before": before,
+                    "agree_after": after,
                 }
             )
     if not claims:
@@ -296,15 +298,24 @@ def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
     for (player, role), part in df.groupby(["player", "claimed"], sort=True):
         both = part.dropna(subset=["before", "after"])
         change = _mean_interval(both["after"] - both["before"], both["game_id"])
-        mine = no_claim[no_claim["player"] == player]["rate"]
-        k0 = sum(k for k, _ in part["agree_before"])
-        n0 = sum(n for _, n in part["agree_before"])
-        k1 = sum(k for k, _ in part["agree_after"])
-        n1 = sum(n for _, n in part["agree_after"])
+        mine = no_claim[no_claim["player"] == player]
+        quiet_rate = _mean_interval(mine["rate"], mine["game_id"])
+        agree = [_marks_share(part, key) for key in ("agree_before", "agree_after")]
         rows.append(
             [player, role, len(part), TURNS_PER_RATE * part["before"].mean(),
              TURNS_PER_RATE * part["after"].mean(), *(TURNS_PER_RATE * x for x in change),
-             TURNS_PER_RATE * mine.mean() if len(mine) else math.nan, int(part["marks_after"].sum()),
-             k0 / n0 if n0 else math.nan, k1 / n1 if n1 else math.nan]
+             *(TURNS_PER_RATE * x for x in quiet_rate), int(part["marks_after"].sum()),
+             *agree[0], *agree[1]]
         )  # fmt: skip
     return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
+
+
+def _marks_share(part: pd.DataFrame, key: str) -> tuple[float, float, float]:
+    """The share of the marks listed in column ``key`` (one list per claim) that agree with the
+    claim, with its interval clustered by game."""
+    values = [(g, float(v)) for g, marks in zip(part["game_id"], part[key], strict=True)
+              for v in marks]  # fmt: skip
+    if not values:
+        return math.nan, math.nan, math.nan
+    frame = pd.DataFrame(values, columns=["game_id", "agree"])
+    return share_interval(frame["agree"], frame["game_id"])

@@ -155,6 +155,11 @@ def test_a_model_league_with_table_talk_reports_claim_honesty_and_mark_accuracy(
             assert row["accurate_lo"] <= share <= row["accurate_hi"]
     assert table["refused"].sum() == len(refused)
     assert not report.claim_effect.empty
+    for _, row in report.claim_effect.iterrows():
+        for col in ("change", "no_claim", "agree_before", "agree_after"):
+            if row[f"{col}_lo"] == row[f"{col}_lo"]:  # an interval where one is defined
+                assert row[f"{col}_lo"] <= row[col] <= row[f"{col}_hi"]
+    assert report.claim_effect["marks_after"].sum() > 0
     assert set(report.claim_effect["claimed"]) <= {"deputy", "raider", "loner"}
 
     # every report format: terminal, CSV, Markdown, HTML
