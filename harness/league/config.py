@@ -134,6 +134,9 @@ class LeagueConfig(_Strict):
     # and a run whose share of void games passes ``max_void_share`` (exit code 3).
     max_fallback_rate: float = Field(default=0.05, ge=0, le=1)
     max_void_share: float = Field(default=0.05, ge=0, le=1)
+    # Table talk (RULES.md §10, docs/signals.md): model seats may add one table signal to an
+    # answer and read every seat's signals in their feed; rule bots ignore them.
+    signals: bool = False
 
     _unique_names = field_validator("players")(unique_player_names)
 

@@ -51,6 +51,7 @@ CONFIG_FILE = "config.json"
 RESULT_FIELDS = (
     "name", "players", "tables", "games_per_table", "base_seed", "paired", "shuffle_names",
     "locale", "decision_seconds", "fallback", "retry_budget", "max_consecutive_fallbacks",
+    "signals",
 )  # fmt: skip
 
 
