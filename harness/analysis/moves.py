@@ -54,8 +54,11 @@ def classify(loss: float) -> Label | None:
 
 def accuracy(loss: float) -> float:
     """Accuracy of one decision in 0–100: Lichess's move accuracy of a drop of ``100·loss``
-    win-percentage points, ``103.1668·exp(−0.04354·drop) − 3.1669``, clipped to [0, 100]."""
+    win-percentage points, ``103.1668·exp(−0.04354·drop) − 3.1669``, clipped to [0, 100]
+    (no drop: 100)."""
     drop = 100.0 * max(0.0, loss)
+    if drop == 0.0:
+        return 100.0
     return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 

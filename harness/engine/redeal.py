@@ -18,7 +18,7 @@ has not learned, the other seats' intel — is hidden from it.
 
 A world depends only on what the seat sees and on the generator: two games the seat cannot tell
 apart give the same worlds for the same generator (tests/analysis/test_moves_noleak.py).  The
-world keeps no event log (an event may name a hidden card) and its pending decision is the seat's
+world keeps no event log and no action history (either may name a hidden card) and its pending decision is the seat's
 own, with the same options.  Known limit: a card the seat saw go into another hand (a Bazaar
 pick, a card it gave) is dealt again with the others, so a world may use less than the seat knows,
 never more.
@@ -93,6 +93,7 @@ class Redeal:
     def world(self, rng: random.Random) -> Game:
         """One world: a copy of the game with the hidden roles, cards and future drawn again."""
         g = clone(self.game, events=False)
+        g.history = []  # a put-back's action names its card
         roles = self.roles[rng.randrange(len(self.roles))] if self.roles else {}
         for j, role in roles.items():
             g.seats[j].role = role
