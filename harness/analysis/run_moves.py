@@ -103,12 +103,13 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
         if len(pending.options) > 1 and kinds.get(pending.seat) in settings.kinds:
             rng = decision_rng(game_id, d.index)
             r = analyse(game, d.chosen, valuer, settings.worlds, rng)
-            loss = round(r.loss, 6)
+            values = [round(v, 6) for v in r.values]
+            loss = round(max(values) - values[r.options.index(d.chosen)], 6)
             out.append(
                 MoveLine(
                     index=d.index, seat=d.seat, player=d.player, role=d.role,
                     kind=d.decision_kind, options=list(r.options),
-                    values=[round(v, 6) for v in r.values], chosen=d.chosen, best=r.best,
+                    values=values, chosen=d.chosen, best=r.best,
                     loss=loss, label=classify(loss), accuracy=round(accuracy(loss), 3),
                 )
             )  # fmt: skip

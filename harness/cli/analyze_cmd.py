@@ -28,6 +28,7 @@ from harness.records.store import RecordError
 from .args import positive_int
 from .errors import CliError
 from .progress import Progress
+from .replay_cmd import open_run
 
 
 def seat_kinds(text: str) -> list[str]:
@@ -67,6 +68,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    open_run(args.run)
     try:
         settings = settings_for(args.value, args.worlds, args.seats)
     except ValueError as e:
