@@ -33,7 +33,7 @@ from harness.engine.redeal import Redeal
 from .fitted import FittedValue
 from .playout import new_bots, play_out
 
-DEFAULT_WORLDS = 8
+DEFAULT_WORLDS = 16
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 HORIZON = 2_000  # decisions a continuation may take before the state is valued as it is
 
