@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -152,3 +153,35 @@ def test_analyze_a_model_league(tmp_path: Path, server: FakeOpenAIServer) -> Non
     assert len(moves) == 2
     analysed = [m for rec in moves.values() for m in rec.decisions]
     assert analysed and {m.player for m in analysed} == {"gpt-test"}
+
+
+def test_inspect_lists_blunders_and_mistakes_with_option_values(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    r = _copy(run, tmp_path)
+    assert main(["inspect", str(r), "--blunders"]) == 2  # nothing analysed yet
+    assert "run bangarena analyze" in capsys.readouterr().err
+    assert _analyze(r) == 0
+    capsys.readouterr()
+    moves = [m for rec in read_moves(r).values() for m in rec.decisions]
+    blunders = [m for m in moves if m.label == "blunder"]
+    mistakes = [m for m in moves if m.label in ("blunder", "mistake")]
+    assert blunders and len(mistakes) > len(blunders)
+    assert main(["inspect", str(r), "--blunders", "--limit", "0", "--json"]) == 0
+    out = capsys.readouterr()
+    shown = [json.loads(line) for line in out.out.splitlines()]
+    assert len(shown) == len(blunders) and f"{len(blunders)} matching" in out.err
+    for d in shown:
+        a = d["analysis"]
+        assert (
+            a["label"] == "blunder"
+            and a["chosen"]
+            == d["chosen"]
+            == a["options"][[o["id"] for o in d["options"]].index(d["chosen"])]
+        )
+    assert main(["inspect", str(r), "--mistakes", "--limit", "0"]) == 0
+    out = capsys.readouterr()
+    assert f"{len(mistakes)} matching" in out.err
+    m = mistakes[0]
+    assert f"lost {m.loss:.3f} win probability" in out.out
+    assert f"{m.values[m.options.index(m.chosen)]:.3f} `{m.chosen}`" in out.out
