@@ -44,6 +44,7 @@ from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
 from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
+from .move_report import move_table
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
@@ -91,6 +92,8 @@ class Report:
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
     # luck-adjusted scores per player × role (harness.league.luck_report); empty unless asked
     luck: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # move analysis per player × role (harness.league.move_report); empty unless analysed
+    moves: pd.DataFrame = field(default_factory=pd.DataFrame)
     # history compactions per model player and locale (harness.league.compactions)
     compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
 
@@ -212,6 +215,7 @@ def build_report(
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
         luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
+        moves=_mark(move_table(str(data.run_dir)), flags),
         compactions=compaction_table(data.run_dir, data.records, config),
     )
 
@@ -383,6 +387,24 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("luck-adjusted", _valid(_with_interval(_pct, "adjusted", "adj_lo", "adj_hi")), None),
         ],
     ),
+    "moves": (
+        "Move analysis by player × role (bangarena analyze; docs/analysis.md): win probability "
+        "lost per decision, blunder rate and accuracy (0-100); 95% CI, normal approx., "
+        "clustered by game",
+        [
+            ("player", "player", _text),
+            ("role", "role", _text),
+            ("games", "games", _int),
+            ("decisions", "decisions", _int),
+            ("lost/decision", _valid(_with_interval(_num(3), "loss", "loss_lo", "loss_hi")), None),
+            (
+                "blunders",
+                _valid(_with_interval(_pct, "blunder_rate", "blunder_lo", "blunder_hi")),
+                None,
+            ),
+            ("accuracy", _valid(_with_interval(_num(1), "accuracy", "acc_lo", "acc_hi")), None),
+        ],
+    ),
     "ratings": (
         "Ratings (openskill Plackett-Luce, team matches in game order; bootstrap 95% CI)",
         [
@@ -490,7 +512,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
-SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
+SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "moves", "ratings", "rates", "model_calls", "spend",
          "compactions", "base_rates")  # fmt: skip
 
 
@@ -501,10 +523,10 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
-        elif name in ("spend", "luck", "compactions") and getattr(report, name).empty:
+        elif name in ("spend", "luck", "moves", "compactions") and getattr(report, name).empty:
             continue
-        elif name == "luck":
-            df = report.luck
+        elif name in ("luck", "moves"):
+            df = getattr(report, name)
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -637,5 +659,7 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
     if not report.luck.empty:
         _write(out / "luck.csv", report.luck.to_csv(index=False))
+    if not report.moves.empty:
+        _write(out / "moves.csv", report.moves.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

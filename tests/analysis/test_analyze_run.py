@@ -185,3 +185,32 @@ def test_inspect_lists_blunders_and_mistakes_with_option_values(
     m = mistakes[0]
     assert f"lost {m.loss:.3f} win probability" in out.out
     assert f"{m.values[m.options.index(m.chosen)]:.3f} `{m.chosen}`" in out.out
+
+
+def test_report_shows_the_move_table_only_when_analysed(run: Path, tmp_path: Path) -> None:
+    from harness.league.report import build_report, markdown, save_report
+    from harness.report.figures import league_figures
+
+    r = _copy(run, tmp_path)
+    plain = build_report(r)
+    assert plain.moves.empty and "Move analysis" not in markdown(plain)
+    assert league_figures(r)["moves"] == []
+    assert _analyze(r) == 0
+    report = build_report(r)
+    t = report.moves
+    moves = [m for rec in read_moves(r).values() for m in rec.decisions]
+    assert set(t["player"]) == {"random"} and int(t["decisions"].sum()) == len(moves)
+    for row in t.to_dict("records"):
+        mine = [m for m in moves if m.role == row["role"]]
+        assert row["loss"] == pytest.approx(sum(m.loss for m in mine) / len(mine))
+        assert row["blunder_rate"] == pytest.approx(
+            sum(m.label == "blunder" for m in mine) / len(mine)
+        )
+        if row["games"] >= 2:  # one game: no clustered interval (NaN)
+            assert row["loss_lo"] <= row["loss"] <= row["loss_hi"]
+            assert row["acc_lo"] <= row["accuracy"] <= row["acc_hi"]
+    assert "Move analysis by player × role" in markdown(report)
+    out = save_report(report)
+    assert (out / "moves.csv").read_text(encoding="utf-8").startswith("player,role,games")
+    rows = league_figures(r)["moves"]
+    assert len(rows) == len(t) and {x["role"] for x in rows} == set(t["role"])
