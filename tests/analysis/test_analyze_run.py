@@ -214,3 +214,18 @@ def test_report_shows_the_move_table_only_when_analysed(run: Path, tmp_path: Pat
     assert (out / "moves.csv").read_text(encoding="utf-8").startswith("player,role,games")
     rows = league_figures(r)["moves"]
     assert len(rows) == len(t) and {x["role"] for x in rows} == set(t["role"])
+
+
+def test_bench_analysis_prints_figures_and_a_json_line(
+    run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bench", "analysis", "--run", str(run), "--worlds", "1", "--workers", "1",
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    r = json.loads(lines[-1])
+    assert r["benchmark"] == "analysis" and r["games"] == 4 and r["worlds"] == 1
+    assert r["decisions"] > 0 and r["seconds_per_decision"] > 0
+    assert r["pass"] == (r["seconds_per_decision"] <= r["goal_seconds_per_decision"])
+    assert "per decision" in lines[2]
+    assert not (run / MOVES_DIR).exists()  # the bench analyses a copy
