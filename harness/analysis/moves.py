@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -31,7 +32,7 @@ from harness.engine.chance import clone
 from harness.engine.redeal import Redeal
 
 from .fitted import FittedValue
-from .playout import new_bots, play_out
+from .playout import PlayoutTooLong, new_bots, play_out
 
 DEFAULT_WORLDS = 16
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -85,7 +86,8 @@ class FittedLookahead:
             return d is not None and d.seat == seat and len(d.options) > 1
 
         if not mine(game):
-            play_out(game, new_bots(game, seed), until=mine, max_decisions=HORIZON)
+            with suppress(PlayoutTooLong):  # valued as it stands after HORIZON answers
+                play_out(game, new_bots(game, seed), until=mine, max_decisions=HORIZON)
         return float(self.model.values(game)[seat])
 
 

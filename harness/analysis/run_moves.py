@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from harness.engine import Game
+from harness.engine import EngineError, Game
 from harness.records.run_folder import finished_games, open_run_folder
 
 from .moves import (
@@ -102,7 +102,10 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
             raise ValueError(f"{game_id}: decision {d.index} does not replay")
         if len(pending.options) > 1 and kinds.get(pending.seat) in settings.kinds:
             rng = decision_rng(game_id, d.index)
-            r = analyse(game, d.chosen, valuer, settings.worlds, rng)
+            try:
+                r = analyse(game, d.chosen, valuer, settings.worlds, rng)
+            except (EngineError, RuntimeError) as e:
+                raise ValueError(f"{game_id}: decision {d.index}: {e}") from None
             values = [round(v, 6) for v in r.values]
             loss = round(max(values) - values[r.options.index(d.chosen)], 6)
             out.append(

@@ -229,3 +229,22 @@ def test_bench_analysis_prints_figures_and_a_json_line(
     assert r["pass"] == (r["seconds_per_decision"] <= r["goal_seconds_per_decision"])
     assert "per decision" in lines[2]
     assert not (run / MOVES_DIR).exists()  # the bench analyses a copy
+
+
+def test_a_record_that_does_not_replay_is_a_one_line_error(
+    run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    r = _copy(run, tmp_path)
+    path = sorted((r / "games").glob("*.jsonl"))[0]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for k, line in enumerate(lines):
+        rec = json.loads(line)
+        if rec["kind"] == "decision" and len(rec["options"]) > 1:
+            rec["options"] = rec["options"] + ["play:nothing@9"]
+            rec["chosen"] = "play:nothing@9"
+            lines[k] = json.dumps(rec)
+            break
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert _analyze(r) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not replay" in err
