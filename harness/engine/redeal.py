@@ -11,9 +11,9 @@ has not learned, the other seats' intel — is hidden from it.
 * roles: one assignment chosen uniformly from :func:`role_worlds` (every permutation of the
   hidden roles among the seats whose role the seat does not know that agrees with its intel);
   the other seats' intel (double_agent mode, RULES.md §2 and Ruling R-3) is rewritten to match;
-* cards: the cards in the hidden places (other hands, the deck but for the seat's own put-backs)
-  are pooled in a canonical order and dealt into those same places in a uniformly random order;
-  the other seats' put-backs follow their deck places;
+* cards: the cards in the hidden places (other hands, the deck but for the seat's own put-backs
+  still on top) are pooled in a canonical order and dealt into those same places in a uniformly
+  random order; every seat's put-backs still on top follow their deck places;
 * the future: the world's generator is re-seeded from the caller's generator.
 
 A world depends only on what the seat sees and on the generator: two games the seat cannot tell
@@ -66,12 +66,23 @@ def role_worlds(
     return worlds
 
 
+def top_run(deck: list[int], known: list[int]) -> list[int]:
+    """Deck indices, bottom to top, of the unbroken run of cards at the top of ``deck`` that are
+    in ``known`` (a seat's put-backs still on top: the view's ``known_deck_top``)."""
+    kset = set(known)
+    i = len(deck)
+    while i > 0 and deck[i - 1] in kset:
+        i -= 1
+    return list(range(i, len(deck)))
+
+
 def hidden_places(game: Game, seat: int) -> list[tuple[int, int]]:
     """The places whose card ``seat`` cannot see, in a fixed order: ``(j, k)`` is the ``k``-th
-    card of seat ``j``'s hand, ``(-1, i)`` the deck's ``i``-th card (not one of its put-backs)."""
+    card of seat ``j``'s hand, ``(-1, i)`` the deck's ``i``-th card (all but its put-backs still
+    on top)."""
     places = [(s.index, k) for s in game.seats if s.index != seat for k in range(len(s.hand))]
-    mine = set(game.seats[seat].known_top)
-    places += [(-1, i) for i, c in enumerate(game.deck) if c not in mine]
+    mine = set(top_run(game.deck, game.seats[seat].known_top))
+    places += [(-1, i) for i in range(len(game.deck)) if i not in mine]
     return places
 
 
@@ -98,13 +109,8 @@ class Redeal:
         for j, role in roles.items():
             g.seats[j].role = role
         _rewrite_intel(g, self.seat, rng)
-        # other seats' put-backs follow their deck places
-        places_of = {c: i for i, c in enumerate(g.deck)}
-        others_top = [
-            (s.index, [places_of[c] for c in s.known_top])
-            for s in g.seats
-            if s.index != self.seat and s.known_top
-        ]
+        # put-backs still on top follow their deck places (older ones are forgotten)
+        runs = [top_run(g.deck, s.known_top) for s in g.seats]
         cards = list(self.pool)
         rng.shuffle(cards)
         hands = [list(s.hand) for s in g.seats]
@@ -115,8 +121,8 @@ class Redeal:
                 hands[j][k] = c
         for s, hand in zip(g.seats, hands, strict=True):
             s.hand = hand
-        for j, where in others_top:
-            g.seats[j].known_top = [g.deck[i] for i in where]
+        for s, run in zip(g.seats, runs, strict=True):
+            s.known_top = [g.deck[i] for i in run]
         g.rng = random.Random(rng.getrandbits(64))
         return g
 
@@ -146,4 +152,4 @@ def _rewrite_intel(game: Game, seat: int, rng: random.Random) -> None:
         seats[m].marshal_pair = (pair[0], pair[1])
 
 
-__all__ = ["Redeal", "hidden_places", "role_worlds", "unknown_seats"]
+__all__ = ["Redeal", "hidden_places", "role_worlds", "top_run", "unknown_seats"]

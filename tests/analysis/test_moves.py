@@ -3,6 +3,7 @@ information, the loss of the chosen option and its label (docs/analysis.md, "Mov
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -119,3 +120,22 @@ def test_bad_arguments_are_value_errors() -> None:
         analyse(game, "play:duel@1", FittedLookahead(), 2, random.Random(0))
     with pytest.raises(ValueError, match="at least 1"):
         analyse(game, "end", FittedLookahead(), 0, random.Random(0))
+
+
+@pytest.mark.parametrize(("known", "pinned"), [(["jail.4H"], True), (["shot.QH"], False)])
+def test_only_put_backs_still_on_top_stay_in_place(known: list[str], pinned: bool) -> None:
+    # RULES.md §9: a seat knows the cards it put back while they are still on top; a put-back
+    # card under a card it did not put there (here shot.QH under jail.4H) is hidden again.
+    pos = json.loads((POSITIONS / "duel_example.json").read_text(encoding="utf-8"))
+    pos["seats"][0]["known_top"] = known
+    game = load_position(pos)
+    seat = game.pending.seat if game.pending else 0
+    assert seat == 0
+    card = game.seats[0].known_top[0]
+    where = game.deck.index(card)
+    redeal = Redeal(game, 0)
+    places = {redeal.world(random.Random(k)).deck.index(card) for k in range(12)}
+    assert (places == {where}) is pinned
+    mine = _no_feed(build_view(game, 0))
+    for k in range(4):
+        assert _no_feed(build_view(redeal.world(random.Random(k)), 0)) == mine
