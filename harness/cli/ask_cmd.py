@@ -20,21 +20,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, get_args
 
 from pydantic import ValidationError
 
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
-from harness.agents.model_seat import ModelSeat
-from harness.agents.model_spec import ModelSpec, ProviderName, build_model_seat
+from harness.agents.model_spec import ModelSpec, ProviderName
 from harness.agents.providers import ANSWER_MODES
 from harness.agents.providers.errors import TransientKind
 from harness.agents.redact import redact
-from harness.engine import Game, SeatView, build_view
+from harness.agents.sample_decision import Sample, ask, sample_decision
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
 from harness.views.tokens import counter_for, request_tokens
@@ -43,8 +40,6 @@ from .args import seat_count
 from .errors import CliError
 
 TRANSIENT_KINDS = frozenset(get_args(TransientKind))
-SAMPLE_MODE = "classic"
-SAMPLE_MAX_START = 40  # the sample decision is the first multi-option one at or after this step
 
 
 def register(sub: Any) -> None:
@@ -126,33 +121,6 @@ def _param(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-@dataclass(frozen=True)
-class Sample:
-    """A game paused at a decision with several options."""
-
-    game: Game
-    step: int  # decisions applied before this one
-    view: SeatView
-    options: tuple[str, ...]
-
-
-def sample_decision(seed: int, seats: int) -> Sample:
-    """The deterministic sample decision for ``seed``: seeded random moves up to a chosen step,
-    then the first decision with more than one option."""
-    rng = random.Random(f"ask:{seed}")
-    start = rng.randrange(SAMPLE_MAX_START)
-    while True:
-        game = Game.new(seats, SAMPLE_MODE, seed)
-        step = 0
-        while (d := game.pending) is not None:
-            options = d.option_ids
-            if step >= start and len(options) > 1:
-                return Sample(game, step, build_view(game, d.seat), tuple(options))
-            game.apply(options[rng.randrange(len(options))])
-            step += 1
-        start = 0  # the game ended first: take an earlier decision of a fresh deal
-
-
 def build_spec(args: argparse.Namespace) -> ModelSpec:
     """The spec from the arguments; invalid values become a one-line :class:`CliError`."""
     try:
@@ -177,38 +145,6 @@ def validation_summary(error: ValidationError) -> str:
         where = ".".join(str(x) for x in item["loc"]) or "spec"
         parts.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
-
-
-async def ask(
-    spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
-) -> tuple[ModelDecisionRecord, str]:
-    """Ask ``spec``'s model the sample decision; returns the record and the system prompt."""
-    record, system, _seat = await ask_seat(spec, sample, names, locale)
-    return record, system
-
-
-async def ask_seat(
-    spec: ModelSpec, sample: Sample, names: Sequence[str], locale: str
-) -> tuple[ModelDecisionRecord, str, ModelSeat]:
-    """As :func:`ask`, and the (closed) seat that asked: its conversation counts tokens as the
-    league's seats do."""
-    records: list[ModelDecisionRecord] = []
-    systems: list[str] = []
-    seat_index = sample.view.viewer
-    seat = build_model_seat(
-        spec,
-        names[seat_index],
-        names,
-        locale,
-        record_sink=records.append,
-        system_prompt_sink=lambda _sha, text: systems.append(text),
-    )
-    try:
-        seat.new_game(f"ask-{sample.game.seed}", seat_index, sample.game.seed)
-        await seat.choose(sample.view, sample.options)
-    finally:
-        await seat.aclose()
-    return records[-1], systems[-1], seat
 
 
 def run(args: argparse.Namespace) -> int:

@@ -150,7 +150,7 @@ def compare_rlcard(
 
 
 def run_engine(args: argparse.Namespace) -> int:
-    from harness.integrations.extras import MissingExtra
+    from harness.extras import MissingExtra
 
     with Progress("bench engine", args.games, enabled=not args.no_progress) as bar:
         if args.compare == "rlcard":
@@ -183,7 +183,7 @@ def run_engine(args: argparse.Namespace) -> int:
 
 def run_pettingzoo(args: argparse.Namespace) -> int:
     """Both with the JSON view in ``info`` (the default) and without it."""
-    from harness.integrations.extras import MissingExtra
+    from harness.extras import MissingExtra
 
     try:
         from harness.integrations.rollout import random_rollout

@@ -287,7 +287,7 @@ def bench_ray(
     args: argparse.Namespace, local: dict[str, Any], tmp: Path, progress: bool
 ) -> dict[str, Any]:
     """The same bot-only league as Ray tasks; Ray's start-up is timed apart from the games."""
-    from harness.integrations.extras import MissingExtra
+    from harness.extras import MissingExtra
     from harness.league.executors.ray_executor import RayExecutor
 
     executor = RayExecutor(args.ray_address)

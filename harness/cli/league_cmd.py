@@ -18,6 +18,7 @@ from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped
 from harness.league.runner import Progress as RunProgress
 from harness.views.plural import count
 
+from . import league_report_cmd
 from .errors import CliError
 from .progress import PLAIN_INTERVAL_S, Progress
 
@@ -68,11 +69,7 @@ def register(sub: Any) -> None:
         help="skip the sample decision sent to every model before the first game",
     )
     r.set_defaults(func=run)
-    try:
-        from harness.league import report_cmd_hooks
-    except ImportError:  # pragma: no cover - the report module is optional at import time
-        return
-    report_cmd_hooks.register(lsub)
+    league_report_cmd.register(lsub)
 
 
 def _positive_seconds(text: str) -> float:
@@ -188,7 +185,7 @@ def start_runner(
 
 def _executor(args: argparse.Namespace) -> Any:
     """The executor of ``--executor`` (harness.league.executors); Ray checked before any run."""
-    from harness.integrations.extras import MissingExtra, require
+    from harness.extras import MissingExtra, require
     from harness.league.executors import make_executor
 
     if args.ray_address and args.executor != "ray":

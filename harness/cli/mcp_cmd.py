@@ -137,7 +137,7 @@ def _config(args: argparse.Namespace) -> tuple[LeagueConfig, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.integrations.extras import MissingExtra, require
+    from harness.extras import MissingExtra, require
 
     try:
         require("mcp", "mcp")

@@ -30,9 +30,9 @@ import numpy as np
 from harness.engine import Game, build_view, simplest_action
 from harness.engine.actions import action_id
 from harness.engine.roles import MODES
+from harness.extras import require
 
 from .action_space import WAIT, action_ids, action_index
-from .extras import require
 from .observation import HIGH, SIZE, encode
 
 _pz = require("pettingzoo", "rl")

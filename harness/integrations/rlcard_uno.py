@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .extras import require
+from harness.extras import require
 
 
 class UnoRandomPlay:

@@ -2,7 +2,7 @@
 
 Used by ``bangarena bench league`` to measure the runner itself: the server adds no thinking
 time, so what is left is the harness (engine, views, prompts, records) and the HTTP round trip.
-It speaks just enough HTTP/1.1 (keep-alive, ``Content-Length`` bodies) for the ``openai`` SDK:
+It runs on the project's own server stack (Starlette under uvicorn, as the web table):
 
 * ``POST /v1/chat/completions`` — reads the option ids from the request (the ``choice`` enum of a
   tool / ``response_format`` schema, a GBNF grammar, or the first ``backticked`` id of the last
@@ -12,7 +12,7 @@ It speaks just enough HTTP/1.1 (keep-alive, ``Content-Length`` bodies) for the `
 
 :class:`InstantServer` runs it in a separate process (``python -m
 harness.league.instant_server``, so it takes no time from the runner's event loop) and reports how
-many completions it served.  Standard library only.
+many completions it served.
 """
 
 from __future__ import annotations
@@ -113,67 +113,68 @@ class _State:
         self.completions = 0
 
 
-async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, st: _State) -> None:
-    try:
-        while True:
-            try:
-                head = await reader.readuntil(b"\r\n\r\n")
-            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-                return
-            lines = head.decode("latin-1").split("\r\n")
-            method, path, _ = (lines[0].split(" ", 2) + ["", ""])[:3]
-            headers = {}
-            for line in lines[1:]:
-                key, sep, value = line.partition(":")
-                if sep:
-                    headers[key.strip().lower()] = value.strip()
-            length = int(headers.get("content-length") or 0)
-            try:
-                raw = await reader.readexactly(length) if length else b""
-            except (asyncio.IncompleteReadError, ConnectionError):
-                return  # the client gave up while sending (a cancelled call)
-            status = 404
-            payload: dict[str, Any] = {"error": {"message": f"no route {method} {path}"}}
-            route = path.split("?", 1)[0].rstrip("/")
-            if method == "GET" and route.endswith("/models"):
-                status = 200
-                payload = {"object": "list", "data": [{"id": "instant", "object": "model"}]}
-            elif method == "POST" and route.endswith("/chat/completions"):
-                try:
-                    body = json.loads(raw or b"{}")
-                except json.JSONDecodeError:
-                    status, payload = 400, {"error": {"message": "body is not JSON"}}
-                else:
-                    st.completions += 1
-                    status, payload = 200, _completion(body, len(raw), st.completions)
-            data = json.dumps(payload).encode()
-            reason = {200: "OK", 400: "Bad Request", 404: "Not Found"}[status]
-            writer.write(
-                f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(data)}\r\nConnection: keep-alive\r\n\r\n".encode()
-                + data
-            )
-            await writer.drain()
-            if headers.get("connection", "").lower() == "close":
-                return
-    finally:
-        with contextlib.suppress(Exception):
-            writer.close()
+def _app(st: _State) -> Any:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def models(_request: Request) -> JSONResponse:
+        return JSONResponse({"object": "list", "data": [{"id": "instant", "object": "model"}]})
+
+    async def completions(request: Request) -> JSONResponse:
+        raw = await request.body()
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            return JSONResponse({"error": {"message": "body is not JSON"}}, status_code=400)
+        if not isinstance(body, dict):
+            return JSONResponse({"error": {"message": "body is not an object"}}, status_code=400)
+        st.completions += 1
+        return JSONResponse(_completion(body, len(raw), st.completions))
+
+    async def not_found(request: Request) -> JSONResponse:
+        message = f"no route {request.method} {request.url.path}"
+        return JSONResponse({"error": {"message": message}}, status_code=404)
+
+    return Starlette(
+        routes=[
+            Route("/v1/models", models, methods=["GET"]),
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/{path:path}", not_found, methods=["GET", "POST"]),
+        ]
+    )
 
 
 async def serve(port: int = 0) -> int:
     """Serve on ``port`` (0: ephemeral) of 127.0.0.1; print the port as one line on stdout;
     stop when stdin gets a line or closes, and return the number of completions served."""
+    import socket
+
+    import uvicorn
+
     st = _State()
-    server = await asyncio.start_server(lambda r, w: _handle(r, w, st), "127.0.0.1", port)
-    sys.stdout.write(f"{server.sockets[0].getsockname()[1]}\n")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    config = uvicorn.Config(_app(st), log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()  # the server's own error
+        await asyncio.sleep(0.01)
+    sys.stdout.write(f"{sock.getsockname()[1]}\n")
     sys.stdout.flush()
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     loop.add_reader(sys.stdin.fileno(), stop.set)
     await stop.wait()
     loop.remove_reader(sys.stdin.fileno())
-    server.close()  # open keep-alive connections are dropped when the loop ends
+    server.should_exit = True
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(task, 5)
     return st.completions
 
 

@@ -8,8 +8,8 @@ system prompt in that locale, at the config's largest table — it checks, in th
 1. a price is known (config ``price:`` or LiteLLM's map) when a dollar cap is set;
 2. the API key is there (the provider's own check; for LiteLLM model strings without ``base_url``
    LiteLLM's list of the variables that model needs);
-3. the sample decision of ``bangarena ask`` (:func:`harness.cli.ask_cmd.sample_decision` and
-   :func:`harness.cli.ask_cmd.ask`, with the league's seat settings) gets a valid answer:
+3. the sample decision of ``bangarena ask`` (:func:`harness.agents.sample_decision.sample_decision` and
+   :func:`harness.agents.sample_decision.ask`, with the league's seat settings) gets a valid answer:
 
    * a connection error → "server unreachable", with the cause found by connecting to the URL
      (DNS lookup, connection refused, TLS handshake);
@@ -312,7 +312,7 @@ async def _ask(
 ) -> tuple[ModelDecisionRecord, RequestSize | None]:
     """The ``bangarena ask`` sample decision for ``spec`` in ``locale`` at the config's largest
     table (the longest game message); its calls are added to ``spend``."""
-    from harness.cli.ask_cmd import ask_seat, sample_decision
+    from harness.agents.sample_decision import ask_seat, sample_decision
     from harness.views.names import default_names
 
     seats = max(n for t in config.tables for n in t.seats)

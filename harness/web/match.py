@@ -5,6 +5,7 @@ them in turn with the table's decision timer and the R-5 fallback, exactly as in
 Before each decision the room pushes every connection its new view (so views follow every applied
 action), then — when an automated seat is to move — waits the table's pause (the speed setting).
 Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency.
+A person's timeout settles the rest of their turn (see :mod:`harness.web.seats`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Match:
     action_at: float = 0.0  # wall clock of the last applied action
     result: TableResult | None = None
     task: asyncio.Task[None] | None = None
+    on_timeout: Callable[[int], None] | None = None  # a person's turn was settled by a timeout
 
     def __post_init__(self) -> None:
         self.signals = SignalBoard(self.game.n)
@@ -96,6 +98,10 @@ class Match:
         players = [s.player for s in self.seats]
         line = decision_line(self.game_id, self.decision_no, game, decided, players, self.roles)
         self.decisions.append(line)
+        if decided.fallback == "timeout" and game.pending is not None:
+            seat = game.pending.seat
+            if self.seats[seat].timed_out() and self.on_timeout is not None:
+                self.on_timeout(seat)  # the bot plays the rest of the turn
         self.deciding = -1
         self.action_at = time.time()
 

@@ -6,6 +6,15 @@ person's seat to the bot (autopilot) and gives it back; the host changes the spe
 A person holds their seat with a token (kept by the browser), so reloading the page or coming
 back after a lost connection restores the seat and the whole view.
 
+A person who leaves during a game (← Back, after the page asks) keeps their seat: the bot plays
+it on autopilot, and the token (the room's link in the same browser) gives it back until the next
+game starts — then a seat still left is freed.  The host's "replace" hands a seat to the bot for
+good (the token no longer holds it; that person watches, told why by a ``notice`` frame), and the
+host's "remove" in the lobby frees it (told by the ``left`` frame's ``message``).  Everyone at the
+table gets a ``note`` frame (:func:`note_frame`) when a person leaves, comes back, is handed to the
+bot, replaced or removed, or runs out of time (the bot then finishes their turn): public facts, shown as a line of the page's feed in its own words
+(live lines: the feed a reload rebuilds from the view holds the game's events only).
+
 Every method that a client message triggers either does what it says or raises
 :class:`RoomError` — and then changes nothing.
 """
@@ -37,6 +46,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SlotKind = Literal["empty", "person", "bot", "model"]
+NoteKind = Literal["left", "back", "autopilot", "given_back", "replaced", "removed", "timeout"]
+REMOVED = "the host removed you from the table"
+REPLACED = "the host handed your seat to a bot for the rest of the game: you are watching"
+
+
+def note_frame(what: NoteKind, seat: int, name: str) -> dict[str, Any]:
+    """A line for the feed of everyone at the table: ``what`` happened to the person ``name``."""
+    return {"type": "note", "what": what, "seat": seat, "name": name}
 
 
 class RoomError(Exception):
@@ -56,6 +73,7 @@ class Slot:
     conns: set[Connection] = field(default_factory=set)
     gone_since: float = 0.0
     address: str = ""  # a person's client address when they took the seat
+    left: bool = False  # the person left during the game: the bot plays the seat till they return
 
 
 def one_seat(conn: Connection, token: str | None = None) -> None:
@@ -187,6 +205,8 @@ class Room:
                 one_seat(conn, s.token)
                 self._attach(conn, i)
                 conn.held = (self, s.token)
+                if s.left:
+                    self._come_back(i)
                 return i
         raise RoomError("bad_token", "that seat token is not valid in this room")
 
@@ -237,15 +257,16 @@ class Room:
         self.broadcast_room()
 
     def leave(self, conn: Connection) -> None:
-        """A person leaves the room for good (← Back): before a game their seat is freed, during
-        one the bot takes it over."""
+        """A person leaves the room (← Back): before a game their seat is freed; during one the
+        bot plays it until they come back with its token (see the module doc)."""
         seat, held = conn.seat, conn.held
+        conn.held = None
+        self.detach(conn)  # first: the lines about it go to the others only
         if seat is not None and self.slots[seat].kind == "person":
             self._release(seat)
+            self.broadcast_room()
         elif held is not None and held[0] is self:  # it left its seat to watch this room
             self.release(held[1])
-        conn.held = None
-        self.detach(conn)
 
     def release(self, token: str) -> None:
         """The seat ``token`` holds is given up (its connection left it from another room)."""
@@ -263,12 +284,33 @@ class Room:
 
     def _release(self, seat: int) -> None:
         if self.playing:
-            self._to_bot(seat, "bot")
+            self._step_out(seat)
         else:
             self.slots[seat] = Slot()
             self._changed()
         if self.host == seat:
             self.host = self._next_host(exclude=seat)
+
+    def _step_out(self, seat: int) -> None:
+        """During a game: the person leaves; the bot plays their seat until they come back."""
+        slot = self.slots[seat]
+        slot.left = True
+        assert self.match is not None
+        self.match.seats[seat].set_autopilot(True)
+        self.note("left", seat)
+
+    def _come_back(self, seat: int) -> None:
+        slot = self.slots[seat]
+        slot.left = False
+        if self.playing and self.match is not None:
+            self.match.seats[seat].set_autopilot(False)
+            self.broadcast_views()  # the person is asked again
+        self.note("back", seat)
+
+    def note(self, what: NoteKind, seat: int, name: str | None = None) -> None:
+        frame = note_frame(what, seat, self.slots[seat].name if name is None else name)
+        for c in self.connections():
+            c.send(frame)
 
     def _next_host(self, exclude: int | None = None) -> int | None:
         for i, s in enumerate(self.slots):
@@ -355,9 +397,12 @@ class Room:
                 raise RoomError("started", "during a game a seat can only go to the bot")
             self._to_bot(seat, player)
             return
+        name = slot.name if slot.kind == "person" else None
         self._evict(seat)
         self.slots[seat] = Slot(kind, player=player)
         self._changed()
+        if name is not None:
+            self.note("removed", seat, name)
 
     def remove(self, seat: int) -> None:
         self._lobby_only()
@@ -366,13 +411,16 @@ class Room:
             raise RoomError("bad_seat", "the host cannot remove themselves; use ← Back")
         if slot.kind == "empty":
             raise RoomError("seat_empty", f"seat {seat + 1} is free")
+        name = slot.name if slot.kind == "person" else None
         self._evict(seat)
         self.slots[seat] = Slot()
         self._changed()
+        if name is not None:
+            self.note("removed", seat, name)
 
     def _evict(self, seat: int) -> None:
         for c in list(self.slots[seat].conns):
-            c.send({"type": "left", "reason": "removed"})
+            c.send({"type": "left", "reason": "removed", "message": REMOVED})
             c.room, c.seat = None, None
         self.slots[seat].conns.clear()
 
@@ -381,8 +429,9 @@ class Room:
         old = self.slots[seat]
         watching = list(old.conns)
         for c in watching:
-            c.seat, c.seen = None, 0
+            c.seat, c.seen, c.held = None, 0, None
             self.spectators.add(c)
+            c.send({"type": "notice", "code": "replaced", "message": REPLACED})
             c.send({"type": "joined", "code": self.code, "seat": None, "token": None})
         self.slots[seat] = Slot("bot", player="bot")
         self._changed()
@@ -390,12 +439,16 @@ class Room:
         self.match.seats[seat].hand_to("bot", "bot")
         for c in watching:  # the public view at once, whoever is to act now
             self.send_view(c)
+        if old.kind == "person":
+            self.note("replaced", seat, old.name)
 
     def autopilot(self, seat: int, on: bool) -> None:
         if not self.playing or self.match is None:
             raise RoomError("not_started", "autopilot is for a game in progress")
         if self._seat(seat).kind != "person":
             raise RoomError("bad_seat", f"seat {seat + 1} is not a person's")
+        if self.match.seats[seat].autopilot != on:
+            self.note("autopilot" if on else "given_back", seat)
         self.match.seats[seat].set_autopilot(on)
         self.broadcast_views()  # the person is asked again, or no longer
 
@@ -406,6 +459,10 @@ class Room:
     def start(self) -> None:
         if self.playing:
             raise RoomError("started", "the game is already running")
+        for i, s in enumerate(self.slots):  # a person who left the last game gives up the seat
+            if s.kind == "person" and s.left:
+                self.slots[i] = Slot()
+                self._changed()
         empty = [i for i, s in enumerate(self.slots) if s.kind == "empty"]
         self.fill_bots()
         seed = self.registry.new_seed()
@@ -423,6 +480,7 @@ class Room:
         self.games += 1
         entries = [self._entry(i) for i in range(len(self.slots))]
         self.match = Match(game, game_id, seats, float(self.settings.decision_seconds), entries)
+        self.match.on_timeout = lambda seat: self.note("timeout", seat)
         for c in self.connections():
             c.seen = 0
         self.match.task = asyncio.get_running_loop().create_task(self._run(self.match))
@@ -562,6 +620,7 @@ class Room:
                     "kind": s.kind,
                     "model": self.registry.model_label(s.player) if s.kind == "model" else None,
                     "connected": bool(s.conns) if s.kind == "person" else None,
+                    "left": s.left,
                     "autopilot": bool(ws and ws.autopilot),
                 }
             )

@@ -15,6 +15,11 @@ refused.
 A disconnected person's decision gets :data:`DISCONNECTED_SECONDS` (counted from the decision or
 the disconnection, whichever is later), then the seat makes the R-5 move.  Decisions with a
 single option are answered at once (the runner may auto-apply forced decisions).
+
+One timeout settles the whole turn: once a person's decision has timed out (the table's timer, or
+the disconnected grace), the seat's bot makes the person's other decisions of that same turn at
+bot speed (recorded as fallbacks ``autopilot``, error :data:`AFTER_TIMEOUT`), so nobody waits a
+whole timer for every discard.  The person is asked again from the next turn on.
 """
 
 from __future__ import annotations
@@ -30,8 +35,14 @@ from harness.engine import SeatView, simplest_for_view
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 
 DISCONNECTED_SECONDS = 8.0
+AFTER_TIMEOUT = "the rest of a turn after a timeout"
 Controller = Literal["person", "bot", "model"]
 BeforeDecision = Callable[[int, bool], Awaitable[None]]
+TurnKey = tuple[int, int]  # (round, seat whose turn it is)
+
+
+def turn_key(round_no: int, turn: int) -> TurnKey:
+    return (round_no, turn)
 
 
 class WebSeat(Agent):
@@ -56,6 +67,8 @@ class WebSeat(Agent):
         self.autopilot = False
         self.connected = controller == "person"
         self.disconnected_at = 0.0
+        self.turn: TurnKey | None = None  # the turn of the seat's latest decision
+        self.settled: TurnKey | None = None  # the turn a timeout settled (see the module doc)
         self._before = before_decision
         self._answer: asyncio.Future[str] | None = None
         self._options: tuple[str, ...] = ()
@@ -64,7 +77,19 @@ class WebSeat(Agent):
     # ---------------------------------------------------------------- control
     @property
     def automated(self) -> bool:
-        return self.controller != "person" or self.autopilot
+        return self.controller != "person" or self.autopilot or self.settling
+
+    @property
+    def settling(self) -> bool:
+        """Whether the bot plays the rest of this turn for the person (a timeout settled it)."""
+        return self.settled is not None and self.settled == self.turn
+
+    def timed_out(self) -> bool:
+        """The person's decision of the current turn timed out: the turn is settled (True)."""
+        if self.controller == "person" and not self.autopilot:
+            self.settled = self.turn
+            return True
+        return False
 
     @property
     def waiting(self) -> tuple[str, ...]:
@@ -111,6 +136,7 @@ class WebSeat(Agent):
     async def choose(self, view: SeatView, options: Sequence[str]) -> str | Choice:
         self._answer = answer = asyncio.get_running_loop().create_future()
         self._options = tuple(options)
+        self.turn = turn_key(view.round, view.turn)
         try:
             await self._before(self.seat, self.automated and len(options) > 1)
             if self.controller == "model" and self.model is not None:
@@ -148,9 +174,13 @@ class WebSeat(Agent):
     ) -> str | Choice:
         started = time.monotonic()
         while True:
-            if self.autopilot or self.controller != "person":
+            if self.automated:
                 pick = self.bot.decide(view, options)
-                return Choice(pick, fallback="autopilot") if self.autopilot else pick
+                if self.autopilot:
+                    return Choice(pick, fallback="autopilot")
+                if self.settling and self.controller == "person":
+                    return Choice(pick, fallback="autopilot", error=AFTER_TIMEOUT)
+                return pick
             if answer.done():
                 return str(answer.result())
             wait: float | None = None

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from harness.cli.main import main
-from harness.integrations import extras
+from harness import extras
 
 
 def _last_json(out: str) -> dict:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.integrations import extras
+from harness import extras
 from harness.league.executors import make_executor
 
 CONFIG = """\

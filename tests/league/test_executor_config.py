@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-import harness.integrations.extras as extras
+import harness.extras as extras
 import harness.league.executors as executors
 from harness.cli.league_cmd import run
 from harness.cli.main import build_parser

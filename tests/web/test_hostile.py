@@ -153,7 +153,9 @@ def test_a_cross_origin_websocket_is_refused_before_any_model_call(
 ) -> None:
     player = model_player("gpt-test", fake.base_url, price={"input": 1.0, "output": 2.0})
     settings = {"allow_origins": ["https://friend.example"]}
-    with LiveServer(tmp_path, players=[player], settings=settings) as srv:
+    # one known deal, in which the model seat has choices to make (a random deal could end
+    # before the model is asked anything)
+    with LiveServer(tmp_path, players=[player], settings=settings, seed=lambda: 7) as srv:
         assert refused_handshake(srv.ws_url, origin="http://evil.example") == 403
         assert refused_handshake(srv.ws_url, origin=None) == 403
         assert refused_handshake(srv.ws_url, origin=f"http://evil.example:{srv.port}") == 403

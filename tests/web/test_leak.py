@@ -22,6 +22,7 @@ from harness.engine import Game
 from harness.engine.cards import CARD_FACE
 from harness.records import RunStore
 from harness.views.names import card_label
+from harness.web import seats as web_seats
 from tests.noleak.account import SPECTATOR, Account
 from tests.noleak.scan import find_leaks
 
@@ -150,3 +151,96 @@ def test_the_leak_check_catches_a_leak(tmp_path: Path) -> None:
     ]  # fmt: skip
     found = check_frames(frames, 0, game, account, names, [])
     assert len(found) == 3, found
+
+
+def test_people_leaving_coming_back_and_handed_over_leak_nothing(tmp_path: Path) -> None:
+    """The table's lines about people (``note``), the notice to a replaced person and the views
+    of a person who left and came back carry nothing hidden either."""
+    rng = random.Random(5)
+    with LiveServer(tmp_path, seed=lambda: 17) as srv:
+        a, b, c = Client(srv.ws_url), Client(srv.ws_url), Client(srv.ws_url)
+        a.send(type="create", name="Ann", settings={"seats": 5, "mode": "double_agent"})
+        code = a.wait_type("joined")["code"]
+        tokens = []
+        for who, name in ((b, "Bob"), (c, "Cid")):
+            who.send(type="join", code=code, name=name)
+            tokens.append(who.wait_type("joined")["token"])
+        spectator = Client(srv.ws_url)
+        spectator.send(type="watch", code=code)
+        spectator.wait_type("joined")
+        a.send(type="start")
+        b.wait_type("view")
+        names_before = list(srv.registry.rooms[code].names("en"))  # the seats as dealt
+        b.send(type="leave")
+        b.wait_type("left")
+        back = Client(srv.ws_url)
+        back.send(type="join", code=code, token=tokens[0])
+        back.wait_type("joined")
+        for on in (True, False):
+            a.send(type="autopilot", seat=2, on=on)
+            what = "autopilot" if on else "given_back"
+            spectator.wait(lambda f, what=what: f["type"] == "note" and f["what"] == what)
+        a.send(type="replace", seat=2, player="bot")
+        c.wait_type("notice")
+
+        def choose(f: dict[str, Any]) -> str:
+            return str(rng.choice(f["ctx"]["decision"]["options"])["id"])
+
+        drive([a, back, c, spectator], choose, timeout=90)
+        names_after = srv.registry.rooms[code].names("en")
+    store = RunStore(tmp_path / "web")
+    (g,) = store.games()
+    assert not no_timeouts(store.root)
+    game = replayed(store, g.game_id)
+    account = Account.from_game(game)
+    notes = {f["what"] for f in spectator.frames if f["type"] == "note"}
+    assert notes == {"left", "back", "autopilot", "given_back", "replaced"}, notes
+    leaks: list[str] = []
+    for client, seat in ((a, 0), (b, 1), (back, 1), (c, 2), (spectator, SPECTATOR)):
+        # seat 2 is "Cid" until the replacement, "Bot 3" from its notice or line on
+        fs = client.frames
+        k = next((i for i, f in enumerate(fs) if f["type"] == "notice"
+                  or (f["type"] == "note" and f["what"] == "replaced")), len(fs))  # fmt: skip
+        leaks += check_frames(fs[:k], seat, game, account, names_before, [])
+        leaks += check_frames(fs[k:], seat, game, account, names_after, [])
+        assert all(f["type"] != "view" or f["ctx"]["you"] is None for f in fs[k:] if seat == 2)
+    assert not leaks, "\n".join(leaks[:20])
+
+
+def test_turns_settled_by_a_timeout_leak_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's connection is gone: each of his turns times out once (the disconnected grace,
+    shortened here) and the bot finishes it; the ``timeout`` lines carry nothing hidden."""
+    monkeypatch.setattr(web_seats, "DISCONNECTED_SECONDS", 0.3)
+    rng = random.Random(9)
+    with LiveServer(tmp_path, seed=lambda: 23) as srv:
+        a, b = Client(srv.ws_url), Client(srv.ws_url)
+        a.send(type="create", name="Ann", settings={"seats": 4})
+        code = a.wait_type("joined")["code"]
+        b.send(type="join", code=code, name="Bob")
+        b.wait_type("joined")
+        spectator = Client(srv.ws_url)
+        spectator.send(type="watch", code=code)
+        spectator.wait_type("joined")
+        b.close()
+        a.wait(lambda f: f["type"] == "room" and f["seats"][1]["connected"] is False)
+        a.send(type="start")
+
+        def choose(f: dict[str, Any]) -> str:
+            return str(rng.choice(f["ctx"]["decision"]["options"])["id"])
+
+        drive([a, spectator], choose, timeout=90)
+        names = srv.registry.rooms[code].names("en")
+    store = RunStore(tmp_path / "web")
+    (g,) = store.games()
+    timeouts = no_timeouts(store.root)
+    assert timeouts and all(" seat 1 " in t for t in timeouts), timeouts
+    lines = [f for f in spectator.frames if f["type"] == "note"]
+    assert lines and all((f["what"], f["seat"]) == ("timeout", 1) for f in lines)
+    assert len(lines) == len(timeouts)
+    game = replayed(store, g.game_id)
+    account = Account.from_game(game)
+    leaks = check_frames(a.frames, 0, game, account, names, [])
+    leaks += check_frames(spectator.frames, SPECTATOR, game, account, names, [])
+    assert not leaks, "\n".join(leaks[:20])

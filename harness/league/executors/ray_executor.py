@@ -28,7 +28,7 @@ import logging
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from harness.integrations.extras import require
+from harness.extras import require
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -70,7 +70,7 @@ function onFrame(f) {
     case "joined":
       S.code = f.code; S.seat = f.seat;
       if (f.token) localStorage.setItem(tokenKey(f.code), f.token);
-      history.replaceState(null, "", "/?room=" + f.code);
+      history.replaceState(null, "", (f.seat === null ? "/?watch=" : "/?room=") + f.code);
       break;
     case "room":
       S.room = f; S.seat = f.you; S.board = f.board;
@@ -105,8 +105,33 @@ function onFrame(f) {
     case "left":
       if (S.code && f.reason !== "left") localStorage.removeItem(tokenKey(S.code));
       leaveToStart();
+      if (f.reason === "removed") notice(t("you_removed"));
       break;
+    case "notice":  // this seat was handed to a bot for good: the token holds it no more
+      if (f.code === "replaced" && S.code) localStorage.removeItem(tokenKey(S.code));
+      notice(f.code === "replaced" ? t("you_replaced") : f.message);
+      break;
+    case "note": {  // a person left, came back, was handed over, replaced or removed
+      if (!S.code) break;
+      const line = tf("note_" + f.what, {name: f.name});
+      $("feed").append(el("li", {class: "note", text: line}));
+      $("feed").scrollTop = $("feed").scrollHeight;
+      if ($("table").hidden) toast(line);
+      break;
+    }
   }
+}
+
+// A message that stays on the page until the next one (a toast passes, this does not).
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
+  if (text) toast(text);
+}
+
+function watchRoom(code) {
+  notice("");
+  ensureSocket(() => send({type: "watch", code, locale: S.locale}));
 }
 
 function leaveToStart() {
@@ -255,6 +280,7 @@ function renderTable() {
   $("hand").replaceChildren(...ctx.hand.map((c) => el("div", {class: "card", title: c.effect}, el("b", {text: c.label}), c.effect)));
   const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
   $("signals").hidden = !seated;
+  $("btn-watch-back").hidden = seated;
   for (const b of document.querySelectorAll("#signals .claim")) b.disabled = !(ctx.you && ctx.you.alive);
 }
 
@@ -374,6 +400,8 @@ function playerName() {
 }
 function wire() {
   $("start-form").addEventListener("submit", (ev) => ev.preventDefault());
+  // any button of the start screen clears the last notice (removed, replaced, left)
+  $("start").addEventListener("click", (ev) => { if (ev.target.tagName === "BUTTON") notice(""); }, true);
   $("btn-play").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale, play: true}));
   $("btn-create").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale}));
   $("btn-join").onclick = () => {
@@ -384,13 +412,33 @@ function wire() {
                                    : {type: "join", code, name: playerName(), locale: S.locale}));
   };
   $("btn-watch").onclick = () => ensureSocket(() => send({type: "watch", settings: settings(), locale: S.locale}));
+  $("btn-watch-code").onclick = () => {
+    const code = $("in-code").value.trim().toUpperCase();
+    if (code) watchRoom(code);
+  };
   $("btn-fill").onclick = () => send({type: "fill_bots"});
   $("btn-start").onclick = () => send({type: "start"});
   $("btn-again").onclick = () => { $("over").close(); send({type: "start"}); };
   $("over-close").onclick = () => $("over").close();
-  const back = () => { send({type: "leave"}); if (S.code) localStorage.removeItem(tokenKey(S.code)); leaveToStart(); };
+  const leave = (keepSeat) => {
+    const code = S.code;
+    send({type: "leave"});
+    if (code && !keepSeat) localStorage.removeItem(tokenKey(code));
+    leaveToStart();
+    notice(keepSeat ? tf("left_seat", {code}) : "");
+    if (keepSeat) $("in-code").value = code;
+  };
+  // Mid-game a person's ← Back asks first: the bot then plays the seat until they come back.
+  const back = () => {
+    const r = S.room, mine = r && S.seat !== null && r.seats[S.seat];
+    if (r && r.state === "playing" && mine && mine.kind === "person") $("leave-confirm").showModal();
+    else leave(false);
+  };
   $("btn-back").onclick = back;
   $("btn-table-back").onclick = back;
+  $("btn-watch-back").onclick = back;
+  $("leave-yes").onclick = () => { $("leave-confirm").close(); leave(true); };
+  $("leave-no").onclick = () => $("leave-confirm").close();
   $("btn-share").onclick = async () => {
     const link = $("room-link").href;
     try { await navigator.clipboard.writeText(link); toast(t("copied")); } catch (e) { toast(link); }
@@ -424,7 +472,10 @@ async function main() {
   $("in-name").value = localStorage.getItem("bangarena.name") || "";
   S.meta = await (await fetch("/api/meta")).json();
   render();
-  const code = new URLSearchParams(location.search).get("room");
+  const params = new URLSearchParams(location.search);
+  const watching = params.get("watch");
+  if (watching) { watchRoom(watching.toUpperCase()); return; }
+  const code = params.get("room");
   if (code) {
     const up = code.toUpperCase();
     $("in-code").value = up;

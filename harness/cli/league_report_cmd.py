@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from harness.cli.errors import CliError
+from .errors import CliError
 
 WIDE = 160
 
@@ -58,10 +58,9 @@ def _count(text: str) -> int:
 def run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED
+    from harness.league.report import build_report, print_report, save_report
     from harness.records.store import RecordError
-
-    from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED
-    from .report import build_report, print_report, save_report
 
     try:
         report = build_report(
