@@ -9,6 +9,7 @@ a rerun skips the games stored with the same settings.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter
 from typing import Any
@@ -54,14 +55,15 @@ def register(sub: Any) -> None:
         "one in RUN/analysis/moves.jsonl (resumable).",
     )
     p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
-    p.add_argument("--workers", type=positive_int, default=1, help="games analysed in parallel")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                   help="games analysed in parallel (default: the cores)")  # fmt: skip
     p.add_argument("--executor", choices=["local", "ray"], default="local",
                    help="local processes or Ray tasks (needs the [ray] extra)")  # fmt: skip
     p.add_argument("--value", choices=VALUERS, default="fitted",
                    help="fitted: bot answers then the fitted model; rollout: bot playouts")  # fmt: skip
     p.add_argument("--worlds", type=positive_int, default=DEFAULT_WORLDS,
                    help="re-dealt worlds per decision")  # fmt: skip
-    p.add_argument("--seats", type=seat_kinds, default=list(DEFAULT_KINDS), metavar="KIND,...",
+    p.add_argument("--seats", type=seat_kinds, default=",".join(DEFAULT_KINDS), metavar="KIND,...",
                    help=f"seat kinds analysed ({', '.join(SEAT_KINDS)}, or all)")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run)
