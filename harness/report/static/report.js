@@ -260,7 +260,7 @@
     var last = Math.max(1, g.steps.length - 1);
     function x(step) { return pad + (W - 2 * pad) * step / last; }
     function y(v) { return pad + (H - 2 * pad) * (1 - v); }
-    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "none", id: "wp-svg" });
+    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, id: "wp-svg" });
     root.appendChild(svg("rect", { x: pad, y: pad, width: W - 2 * pad, height: H - 2 * pad, "class": "wp-axis" }));
     root.appendChild(svg("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), "class": "wp-axis" }));
     var seats = [];
