@@ -152,8 +152,11 @@ def _results(
     elif workers <= 1 or len(args) <= 1:
         yield from map(_task, args)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        try:
             yield from pool.map(_task, args)
+        finally:  # a failed or stopped analysis does not wait for the games not started
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ray_results(args: list[tuple[str, str, str]], workers: int) -> Iterator[str]:
