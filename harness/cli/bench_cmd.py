@@ -14,6 +14,7 @@ from typing import Any
 from harness.engine import Game
 
 from . import (
+    analysis_bench_cmd,
     bots_bench_cmd,
     caps_bench_cmd,
     deadline_bench_cmd,
@@ -61,6 +62,7 @@ def register(sub: Any) -> None:
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
     value_bench_cmd.register_bench(bsub)
+    analysis_bench_cmd.register_bench(bsub)
     variance_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)
     quiz_cmd.register_bench(bsub)

@@ -12,6 +12,7 @@ from harness.engine import EngineError
 
 from . import (
     analysis_cmd,
+    analyze_cmd,
     ask_cmd,
     balance_cmd,
     bench_cmd,
@@ -37,6 +38,7 @@ COMMANDS = (
     report_cmd,
     replay_cmd,
     inspect_cmd,
+    analyze_cmd,
     play_cmd,
     ask_cmd,
     position_cmd,

@@ -93,6 +93,7 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         "base": base,
         "locales": locales,
         "luck": _luck_rows(run_dir, seats),
+        "moves": _move_rows(run_dir),
         **_talk(run_dir),
     }
 
@@ -113,6 +114,16 @@ def _talk(run_dir: str | Path) -> dict[str, Any]:
         "signals": rows(signal_table(run_dir)),
         "claim_effect": rows(claim_effect_table(run_dir)),
     }
+
+
+def _move_rows(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The move-analysis table when ``bangarena analyze`` stored analyses; otherwise none."""
+    from harness.league.move_report import move_table
+
+    return [
+        {k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+        for r in move_table(str(run_dir)).to_dict("records")
+    ]
 
 
 def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:
