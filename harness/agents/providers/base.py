@@ -36,6 +36,9 @@ __all__ = [
     "answer_grammar",
     "answer_schema",
     "finish_reason",
+    "gbnf_literal",
+    "request_grammar",
+    "request_schema",
     "resolve_api_key",
     "tool_description",
 ]
@@ -72,6 +75,9 @@ class ProviderRequest:
     params: dict[str, Any] = field(default_factory=dict)
     timeout: float = 60.0
     answer_shape: AnswerShape = "one"
+    # another answer object than the choice (a belief probe): its JSON schema and GBNF grammar
+    schema: dict[str, Any] | None = None
+    grammar: str | None = None
 
 
 @dataclass
@@ -171,6 +177,23 @@ def answer_schema(option_ids: Sequence[str], shape: AnswerShape = "one") -> dict
         "required": [key, "reason"],
         "additionalProperties": False,
     }
+
+
+def request_schema(req: ProviderRequest) -> dict[str, Any]:
+    """The JSON schema of the answer ``req`` asks for (its own, else the choice object's)."""
+    return req.schema if req.schema is not None else answer_schema(req.option_ids, req.answer_shape)
+
+
+def request_grammar(req: ProviderRequest) -> str:
+    """The GBNF grammar of the answer ``req`` asks for (its own, else the choice object's)."""
+    if req.grammar is not None:
+        return req.grammar
+    return answer_grammar(req.option_ids, req.answer_shape)
+
+
+def gbnf_literal(text: str) -> str:
+    """A GBNF string literal matching ``text`` exactly."""
+    return _gbnf_literal(text)
 
 
 def _gbnf_literal(text: str) -> str:
