@@ -44,6 +44,7 @@ from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
 from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
+from .probe_report import probe_tables
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
@@ -93,6 +94,11 @@ class Report:
     luck: pd.DataFrame = field(default_factory=pd.DataFrame)
     # history compactions per model player and locale (harness.league.compactions)
     compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # belief probes (harness.league.probe_report): per player × role × round, per player, and
+    # the calibration bins; empty when the run has no probes
+    probes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    probe_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    probe_calibration: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -193,6 +199,7 @@ def build_report(
     spend = spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"])
     if (note := unrecorded_note(spend)) is not None:
         flags.notes.append(note)
+    probes, probe_summary, probe_calibration = probe_tables(data.run_dir)
     return Report(
         run_dir=data.run_dir,
         name=data.name,
@@ -213,6 +220,9 @@ def build_report(
         spend=spend,
         luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
         compactions=compaction_table(data.run_dir, data.records, config),
+        probes=probes,
+        probe_summary=probe_summary,
+        probe_calibration=probe_calibration,
     )
 
 
@@ -489,9 +499,46 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         ],
     ),
 }
+_SPECS["probe_summary"] = (
+    "Belief probes per model player (docs/probes.md): Brier score and log loss of the model, the "
+    "counting observer and the rule bot on the same forecasts; beats the counting observer by "
+    "(its Brier score minus the model's, per probe; 95% CI, cluster bootstrap over games)",
+    [
+        ("player", "player", _text),
+        ("model", "model", _text),
+        ("probes", "probes", _int),
+        ("invalid", "invalid_rate", _pct),
+        ("forecasts", "forecasts", _int),
+        ("Brier", "brier", _num(3)),
+        ("Brier counting", "brier_counting", _num(3)),
+        ("Brier rule bot", "brier_rulebot", _num(3)),
+        ("log loss", "log_loss", _num(3)),
+        ("log loss counting", "log_loss_counting", _num(3)),
+        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+        ("beats counting by", _with_interval(_num(3), "beats_counting", "beats_lo", "beats_hi"),
+         None),
+    ],
+)  # fmt: skip
+_SPECS["probes"] = (
+    "Belief probes by model player × its role × round (role and round 'all': every probe)",
+    [
+        ("player", "player", _text),
+        ("role", "role", _text),
+        ("round", "round", _text),
+        ("probes", "probes", _int),
+        ("invalid", "invalid", _int),
+        ("forecasts", "forecasts", _int),
+        ("Brier", "brier", _num(3)),
+        ("Brier counting", "brier_counting", _num(3)),
+        ("Brier rule bot", "brier_rulebot", _num(3)),
+        ("log loss", "log_loss", _num(3)),
+        ("log loss counting", "log_loss_counting", _num(3)),
+        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+    ],
+)
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
 SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
-         "compactions", "base_rates")  # fmt: skip
+         "compactions", "probe_summary", "probes", "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -503,8 +550,10 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
         elif name in ("spend", "luck", "compactions") and getattr(report, name).empty:
             continue
-        elif name == "luck":
-            df = report.luck
+        elif name in ("luck", "probe_summary", "probes"):
+            df = getattr(report, name)
+            if df.empty:
+                continue
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -637,5 +686,9 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
     if not report.luck.empty:
         _write(out / "luck.csv", report.luck.to_csv(index=False))
+    if not report.probes.empty:  # belief probes (harness.league.probe_report)
+        _write(out / "probes.csv", report.probes.to_csv(index=False))
+        _write(out / "probe_summary.csv", report.probe_summary.to_csv(index=False))
+        _write(out / "probe_calibration.csv", report.probe_calibration.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out
