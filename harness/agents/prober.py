@@ -52,13 +52,15 @@ MAX_CORRECTIONS = 1
 
 def correction_text(problem: str, names: Sequence[str], roles: Sequence[str]) -> str:
     """The corrective re-prompt after an invalid probe answer."""
-    return (
-        f"Your answer could not be used: {problem}. Answer with only a JSON object "
-        '{"beliefs": {...}} giving, for each of the players '
-        + ", ".join(names)
-        + ", a probability of each of the roles "
-        + ", ".join(roles)
-        + f" (non-negative numbers summing to 1 within {SUM_TOLERANCE} per player)."
+    return "\n".join(
+        [
+            f"Your answer could not be used: {problem}.",
+            'Answer with only a JSON object {"beliefs": {...}} giving, for each player, a '
+            f"probability of each role (non-negative numbers summing to 1 within {SUM_TOLERANCE} "
+            "per player).",
+            "Players: " + ", ".join(names),
+            "Roles: " + ", ".join(roles),
+        ]
     )
 
 
