@@ -53,7 +53,9 @@ def test_the_marshals_pair_holds_one_deputy_and_the_double_agent() -> None:
             {"deputy": 0.5, "raider": 0.0, "loner": 0.0, "double_agent": 0.5}
         )
     for s in set(beliefs) - {a, b}:
-        assert beliefs[s] == pytest.approx({"deputy": 0, "raider": 0.5, "loner": 0.5, "double_agent": 0})
+        assert beliefs[s] == pytest.approx(
+            {"deputy": 0, "raider": 0.5, "loner": 0.5, "double_agent": 0}
+        )
 
 
 def test_an_assignment_where_the_law_has_already_won_is_excluded() -> None:
