@@ -93,7 +93,15 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         "base": base,
         "locales": locales,
         "luck": _luck_rows(run_dir, seats),
+        "probes": _probes(run_dir),
     }
+
+
+def _probes(run_dir: str | Path) -> dict[str, Any] | None:
+    """The belief-probe section (docs/probes.md); ``None`` when the run has no probes."""
+    from .probe_figures import probe_figures
+
+    return probe_figures(run_dir)
 
 
 def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:

@@ -383,6 +383,7 @@ def render_index(
         ratings=figures["standings"],
         by_locale=figures.get("locales") or {"headers": [], "rows": []},
         luck=figures.get("luck") or [],
+        probes=figures.get("probes"),
         charts=charts(summary, figures, locale, colors),
         colors=colors,
         game_data=dumps(games).replace("</", "<\\/"),

@@ -94,6 +94,16 @@ def test_probes_are_recorded_charged_and_reported_with_both_baselines(
     assert everything["probes"].sum() == len(probes)
     md = (run / "report" / "report.md").read_text()
     assert "Belief probes" in md and "beats counting by" in md
+    from harness.cli.main import main
+
+    assert main(["report", str(run)]) == 0  # the HTML report: table, figure, calibration plot
+    html = (run / "report" / "index.html").read_text(encoding="utf-8")
+    table = html[html.index('id="probe-table"') : html.index('id="probe-calibration"')]
+    assert "Beats the counting observer by (95 % CI)" in table
+    for _, r in summary.iterrows():
+        assert f"{r['beats_counting']:.3f} ({r['beats_lo']:.3f} – {r['beats_hi']:.3f})" in table
+    figure = html[html.index('id="probe-calibration"') :]
+    assert figure.index("<svg") < figure.index("</figure>") and "predicted P(role)" in figure
 
 
 def test_probes_never_change_a_game(tmp_path: Path, server: FakeOpenAIServer) -> None:
