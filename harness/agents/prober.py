@@ -15,7 +15,7 @@ rule bot's suspicion of the table.  When a probe is due (:mod:`.probe_settings`)
   raises into the game, except a stopping run's cancellation;
 * the calls go through the seat's provider, so the run's limits, spend ledger and caps count
   them (the ledger marks them ``purpose: "probe"`` through :data:`probe_call`);
-* the record (:class:`harness.records.probes.ProbeRecord`) carries the two baselines computed
+* the record (:class:`harness.agents.probe_record.ProbeRecord`) carries the two baselines computed
   from the same view: the counting observer and the rule bot's suspicion as role probabilities.
 """
 
@@ -30,12 +30,12 @@ from typing import Any
 
 from harness.engine import SeatView
 from harness.engine.role_counting import counting_observer, probe_targets
-from harness.records.probes import ProbeAttempt, ProbeRecord, ProbeTrigger
 from harness.views.probe_prompt import probe_message
 
 from .decision_record import cap_text, quote_text, sha256_text
 from .pricing import PriceBook
 from .probe_parse import SUM_TOLERANCE, parse_probe, probe_grammar, probe_schema
+from .probe_record import ProbeAttempt, ProbeRecord, ProbeTrigger
 from .probe_settings import ProbeSettings
 from .providers.base import Provider, ProviderRequest
 from .providers.errors import ProviderError

@@ -166,3 +166,35 @@ def test_scripted_probers_score_the_truth_at_zero_and_the_counting_observer_at_i
             frame["log_loss_counting"].tolist(), abs=1e-12
         )
     assert summary["beats_counting"].tolist() == pytest.approx([0.0, 0.0], abs=1e-12)
+
+
+def test_a_run_stopped_by_a_cap_and_resumed_asks_the_probes_of_an_uninterrupted_run(
+    tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    """Probe calls count toward the caps; the resumed games replay their decisions through the
+    seats, so the probes after the stop are those an uninterrupted run asks."""
+    server.script.default = scripted(uniform)
+    whole = {(p.game_id, p.seat, p.decision_index, p.prompt_sha256, tuple(p.triggers))
+             for p in read_probes(league(tmp_path, server, "whole"))}  # fmt: skip
+    server.script.usage_tokens = 1_000_000
+    folder = tmp_path / "stopped"
+    folder.mkdir()
+    cfg = write_league(folder / "league.yaml", server, name="probes", games_per_table=2,
+                       spending={"max_tokens": 12_500_000})  # fmt: skip
+    data = yaml.safe_load(cfg.read_text())
+    for p in data["players"]:
+        if p["kind"] == "model":
+            p["probes"] = PROBES
+    cfg.write_text(yaml.safe_dump(data))
+    assert run_league(cfg) == 2  # the cap stopped the run
+    run = run_dir(cfg)
+    before = read_probes(run)
+    assert before and len(RunStore(run).games()) < 2
+    lines = read_spend(run / SPEND_FILE)
+    assert any(x.purpose == "probe" for x in lines[:13])  # probe calls counted toward the cap
+    data["spending"] = {}
+    cfg.write_text(yaml.safe_dump(data))
+    assert run_league(cfg, "--resume") == 0
+    resumed = {(p.game_id, p.seat, p.decision_index, p.prompt_sha256, tuple(p.triggers))
+               for p in read_probes(run)}  # fmt: skip
+    assert resumed == whole
