@@ -211,7 +211,7 @@ class ModelSeats:
                 params=llm.params,
                 seconds=self.config.decision_seconds,
                 prices=llm.prices,
-                label=spec.label,
+                label=self.config.player(player).label,
             )
         return model_seat
 
