@@ -1,7 +1,7 @@
 """A belief probe answered by a real model: SmolLM2-135M behind llama.cpp's OpenAI-compatible
 server, through the ``openai`` provider in ``grammar`` mode (the probe's own GBNF grammar,
 :func:`harness.agents.probe_parse.probe_grammar`), with the production probe message
-(docs/probes.md).  Kept short: two probes of one seat at the deal, a compact system prompt.
+(docs/probes.md).  Kept short: one probe of the first seat to decide, a compact system prompt.
 
 The model is tiny: a valid answer and an invalid one are both fine, as long as the record tells
 the truth — the probe was sent and answered, and an invalid answer carries its reason."""
@@ -58,20 +58,18 @@ def test_smollm2_answers_belief_probes(llama_server: str, seed: int) -> None:
 
     async def go() -> None:
         try:
-            for _ in range(2):  # the first two decisions of the game's seats
-                assert game.pending is not None
-                seat = game.pending.seat
-                prober.new_game("real", seat, names[seat])
-                view = build_view(game, seat)
-                due = prober.note(view, game.pending.option_ids)
-                assert due == ["every", "round_start"]
-                await prober.probe(view, due, 1)
-                game.apply(game.pending.option_ids[-1])
+            assert game.pending is not None
+            seat = game.pending.seat
+            prober.new_game("real", seat, names[seat])
+            view = build_view(game, seat)
+            due = prober.note(view, game.pending.option_ids)
+            assert due == ["every"]
+            await prober.probe(view, due, 1)
         finally:
             await provider.aclose()
 
     asyncio.run(go())
-    assert len(records) == 2
+    assert len(records) == 1
     for r in records:
         assert 1 <= len(r.attempts) <= 2
         answered = [a for a in r.attempts if a.raw_text is not None]
