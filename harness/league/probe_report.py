@@ -50,12 +50,8 @@ def _scores(fs: list[Forecast]) -> dict[str, float]:
     out: dict[str, float] = {}
     for source in SOURCES:
         suffix = _NAMES[source]
-        out[f"brier{suffix}"] = (
-            sum(f.brier(source) for f in fs) / len(fs) if fs else math.nan
-        )
-        out[f"log_loss{suffix}"] = (
-            sum(f.log_loss(source) for f in fs) / len(fs) if fs else math.nan
-        )
+        out[f"brier{suffix}"] = sum(f.brier(source) for f in fs) / len(fs) if fs else math.nan
+        out[f"log_loss{suffix}"] = sum(f.log_loss(source) for f in fs) / len(fs) if fs else math.nan
     return out
 
 

@@ -52,9 +52,7 @@ class Forecast:
         return log_loss(self.rows[source], self.target_role)
 
 
-def forecasts(
-    probe: ProbeRecord, roles_by_seat: Mapping[int, str]
-) -> list[Forecast]:
+def forecasts(probe: ProbeRecord, roles_by_seat: Mapping[int, str]) -> list[Forecast]:
     """The forecasts of a valid probe (``[]`` when it is invalid); ``roles_by_seat`` are the
     game's true roles."""
     if not probe.valid or probe.beliefs is None:
