@@ -45,6 +45,7 @@ from .locales import locale_table, locale_win_rates, player_locales
 from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
 from .move_report import move_table
+from .probe_report import probe_tables
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
 from .signal_report import TITLE as SIGNALS_TITLE
@@ -103,6 +104,11 @@ class Report:
     talk: str = ""
     signals: pd.DataFrame = field(default_factory=pd.DataFrame)
     claim_effect: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # belief probes (harness.league.probe_report): per player × role × round, per player, and
+    # the calibration bins; empty when the run has no probes
+    probes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    probe_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    probe_calibration: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -203,6 +209,7 @@ def build_report(
     spend = spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"])
     if (note := unrecorded_note(spend)) is not None:
         flags.notes.append(note)
+    probes, probe_summary, probe_calibration = probe_tables(data.run_dir)
     return Report(
         run_dir=data.run_dir,
         name=data.name,
@@ -227,6 +234,9 @@ def build_report(
         talk=talk_line(data.run_dir),
         signals=_mark(signal_table(data.run_dir), flags),
         claim_effect=claim_effect_table(data.run_dir),
+        probes=probes,
+        probe_summary=probe_summary,
+        probe_calibration=probe_calibration,
     )
 
 
@@ -561,9 +571,47 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         ],
     ),
 }
+_SPECS["probe_summary"] = (
+    "Belief probes per model player (docs/probes.md): Brier score and log loss of the model, the "
+    "counting observer and the rule bot on the same forecasts; beats the counting observer by "
+    "(its Brier score minus the model's, per probe; 95% CI, cluster bootstrap over games)",
+    [
+        ("player", "player", _text),
+        ("model", "model", _text),
+        ("probes", "probes", _int),
+        ("invalid", "invalid_rate", _pct),
+        ("forecasts", "forecasts", _int),
+        ("Brier", "brier", _num(3)),
+        ("Brier counting", "brier_counting", _num(3)),
+        ("Brier rule bot", "brier_rulebot", _num(3)),
+        ("log loss", "log_loss", _num(3)),
+        ("log loss counting", "log_loss_counting", _num(3)),
+        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+        ("beats counting by", _with_interval(_num(3), "beats_counting", "beats_lo", "beats_hi"),
+         None),
+    ],
+)  # fmt: skip
+_SPECS["probes"] = (
+    "Belief probes by model player × its role × round (role and round 'all': every probe)",
+    [
+        ("player", "player", _text),
+        ("role", "role", _text),
+        ("round", "round", _text),
+        ("probes", "probes", _int),
+        ("invalid", "invalid", _int),
+        ("forecasts", "forecasts", _int),
+        ("Brier", "brier", _num(3)),
+        ("Brier counting", "brier_counting", _num(3)),
+        ("Brier rule bot", "brier_rulebot", _num(3)),
+        ("log loss", "log_loss", _num(3)),
+        ("log loss counting", "log_loss_counting", _num(3)),
+        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+    ],
+)
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
 SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "moves", "ratings", "rates", "model_calls",
-         "spend", "compactions", "signals", "claim_effect", "base_rates")  # fmt: skip
+         "spend", "compactions", "signals", "claim_effect", "probe_summary", "probes",
+         "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -578,8 +626,10 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             and getattr(report, name).empty
         ):
             continue
-        elif name in ("luck", "moves"):
+        elif name in ("luck", "moves", "probe_summary", "probes"):
             df = getattr(report, name)
+            if df.empty:
+                continue
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -724,5 +774,9 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
         _write(out / "luck.csv", report.luck.to_csv(index=False))
     if not report.moves.empty:
         _write(out / "moves.csv", report.moves.to_csv(index=False))
+    if not report.probes.empty:  # belief probes (harness.league.probe_report)
+        _write(out / "probes.csv", report.probes.to_csv(index=False))
+        _write(out / "probe_summary.csv", report.probe_summary.to_csv(index=False))
+        _write(out / "probe_calibration.csv", report.probe_calibration.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

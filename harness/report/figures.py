@@ -95,6 +95,7 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         "luck": _luck_rows(run_dir, seats),
         "moves": _move_rows(run_dir),
         **_talk(run_dir),
+        "probes": _probes(run_dir),
     }
 
 
@@ -124,6 +125,13 @@ def _move_rows(run_dir: str | Path) -> list[dict[str, Any]]:
         {k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
         for r in move_table(str(run_dir)).to_dict("records")
     ]
+
+
+def _probes(run_dir: str | Path) -> dict[str, Any] | None:
+    """The belief-probe section (docs/probes.md); ``None`` when the run has no probes."""
+    from .probe_figures import probe_figures
+
+    return probe_figures(run_dir)
 
 
 def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:

@@ -398,6 +398,7 @@ def render_index(
         signals=figures.get("signals") or [],
         claim_effect=figures.get("claim_effect") or [],
         moves=figures.get("moves") or [],
+        probes=figures.get("probes"),
         charts=charts(summary, figures, locale, colors),
         colors=colors,
         game_data=dumps(games).replace("</", "<\\/"),

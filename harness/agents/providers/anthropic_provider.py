@@ -23,8 +23,8 @@ from .base import (
     Provider,
     ProviderReply,
     ProviderRequest,
-    answer_schema,
     finish_reason,
+    request_schema,
     resolve_api_key,
     tool_description,
 )
@@ -80,7 +80,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
             {
                 "name": TOOL_NAME,
                 "description": tool_description(req.answer_shape),
-                "input_schema": answer_schema(req.option_ids, req.answer_shape, req.signals),
+                "input_schema": request_schema(req),
             }
         ]
         # Extended thinking forbids forcing a tool; "auto" is the strongest choice allowed then.
@@ -93,7 +93,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
         output_config = dict(extra_body.pop("output_config", None) or {})
         output_config["format"] = {
             "type": "json_schema",
-            "schema": answer_schema(req.option_ids, req.answer_shape, req.signals),
+            "schema": request_schema(req),
         }
         extra_body["output_config"] = output_config
     elif mode != "text":

@@ -27,9 +27,9 @@ from .base import (
     Provider,
     ProviderReply,
     ProviderRequest,
-    answer_grammar,
-    answer_schema,
     finish_reason,
+    request_grammar,
+    request_schema,
     resolve_api_key,
     tool_description,
 )
@@ -75,7 +75,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
     }
     mode = req.answer_mode
     if mode != "text":
-        schema = answer_schema(req.option_ids, req.answer_shape, req.signals)
+        schema = request_schema(req)
         if mode == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -84,7 +84,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
         elif mode == "json_object":
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
         elif mode == "grammar":
-            extra_body["grammar"] = answer_grammar(req.option_ids, req.answer_shape, req.signals)
+            extra_body["grammar"] = request_grammar(req)
         elif mode == "tool":
             kwargs["tools"] = [
                 {
