@@ -6,7 +6,7 @@
    of ``runner.run()``.
 2. **Model seats at 32 concurrent games.**  Every seat is a model player (``kind: model``,
    provider ``openai``) whose ``base_url`` is an instant local server
-   (:mod:`harness.league.instant_server`, its own process) that answers at once with the first
+   (:mod:`harness.bench.instant_server`, its own process) that answers at once with the first
    option id.  Reports model decisions/s and HTTP calls/s at ``max_concurrent_games: 32``
    (model decisions over the wall time of ``runner.run()``, which includes the ramp-down when the
    last games finish with fewer than 32 in flight; more ``--model-games`` shrink that share).
@@ -23,28 +23,18 @@
    numerator's time but not the denominator, so the figure errs high).  The target is < 5 ms.
    The 32-game phase also reports the runner process's CPU time per model decision (harness +
    HTTP client; the server runs in another process).
-
-Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import os
-import platform
-import resource
-import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.league.executors import EXECUTORS
-
-from .args import positive_int
-from .errors import CliError
+from .core import BenchError, LoadAverage, cpu_seconds, print_result, python_version, temp_dir
+from .instant_league import instant_league
 from .progress import Progress
 
 TARGET_OVERHEAD_MS = 5.0
@@ -52,52 +42,6 @@ BOT_SEATS = [4, 5, 6, 7]
 MODEL_SEATS = 5
 MODEL_NAMES = [f"model-{c}" for c in "abcde"]
 CONCURRENT = 32
-
-
-def register_bench(bsub: Any) -> None:
-    """Add ``league`` to the ``bench`` sub-parser group."""
-    p = bsub.add_parser(
-        "league",
-        help="league runner speed: bot-only games/s on all cores; model decisions/s at 32 "
-        "concurrent games against an instant local server; runner overhead per model decision",
-        description="Runs temporary leagues (nothing is kept) and ends with one JSON line.",
-    )
-    p.add_argument(
-        "--bot-games", type=positive_int, default=200, help="bot-only games (default 200)"
-    )
-    p.add_argument(
-        "--model-games",
-        type=positive_int,
-        default=96,
-        help=f"games with model seats, {CONCURRENT} at a time (default 96)",
-    )
-    p.add_argument(
-        "--overhead-games",
-        type=positive_int,
-        default=8,
-        help="games played one at a time for the overhead measurement (default 8)",
-    )
-    p.add_argument("--workers", type=positive_int, default=None, help="processes (default: cores)")
-    p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
-    p.add_argument("--skip-models", action="store_true", help="bot-only part only")
-    p.add_argument(
-        "--executor",
-        choices=EXECUTORS,
-        default="local",
-        help="ray: also play the bot-only league as Ray tasks and print both figures and Ray's "
-        "overhead per game (needs the [ray] extra)",
-    )
-    p.add_argument(
-        "--ray-address",
-        help="with --executor ray: the cluster to join (default: a Ray instance started here)",
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
-    p.set_defaults(func=run_league_bench)
-
-
-def _cpu_s() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
 
 
 def run_league(
@@ -117,9 +61,9 @@ def run_league(
     p = runner.progress
     with Progress(f"bench league ({config.name})", p.total, enabled=progress) as bar:
         p.listeners.append(lambda p: bar.update(p.done))
-        t0, c0 = time.perf_counter(), _cpu_s()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         asyncio.run(runner.run())
-        return time.perf_counter() - t0, _cpu_s() - c0
+        return time.perf_counter() - t0, cpu_seconds() - c0
 
 
 def bench_bots(
@@ -166,40 +110,6 @@ def bench_bots(
     }
 
 
-def instant_league(
-    name: str,
-    base_url: str,
-    players: Sequence[str],
-    seats: int,
-    games: int,
-    concurrent: int,
-    seed: int,
-    output: Path | str,
-    **settings: Any,
-) -> Any:
-    """A league config of model ``players``, each the model of the instant local server at
-    ``base_url``, at ``seats``-seat classic tables: ``games`` games, ``concurrent`` at once (and
-    as many provider calls).  ``settings`` add to or replace league settings."""
-    from harness.league.config import parse_config
-
-    model = {"provider": "openai", "model": "instant", "base_url": base_url}
-    return parse_config(
-        {
-            "name": name,
-            "players": [{"name": p, "kind": "model", "model": dict(model)} for p in players],
-            "tables": [{"seats": [seats], "modes": ["classic"]}],
-            "games_per_table": games,
-            "base_seed": seed,
-            "decision_seconds": 60,
-            "max_concurrent_games": concurrent,
-            "providers": {"openai": {"concurrency": concurrent}},
-            "output": str(output),
-            **settings,
-        },
-        "bench config",
-    )
-
-
 def _model_figures(run_dir: Path) -> dict[str, Any]:
     """Decisions, calls and the time inside HTTP calls, from the run's records alone."""
     from harness.records import RunStore
@@ -236,8 +146,9 @@ def bench_models(
 ) -> dict[str, Any]:
     """Model-seat leagues against the instant server: throughput at 32 concurrent games and
     the overhead per model decision with one game at a time."""
-    from harness.league.instant_server import InstantServer
     from harness.league.model_seats import ModelSeats
+
+    from .instant_server import InstantServer
 
     out: dict[str, Any] = {"seats": MODEL_SEATS, "mode": "classic", "provider": "openai"}
     with InstantServer() as server:
@@ -284,24 +195,29 @@ def bench_models(
 
 
 def bench_ray(
-    args: argparse.Namespace, local: dict[str, Any], tmp: Path, progress: bool
+    games: int,
+    seed: int,
+    address: str | None,
+    local: dict[str, Any],
+    tmp: Path,
+    progress: bool,
 ) -> dict[str, Any]:
     """The same bot-only league as Ray tasks; Ray's start-up is timed apart from the games."""
     from harness.extras import MissingExtra
     from harness.league.executors.ray_executor import RayExecutor
 
-    executor = RayExecutor(args.ray_address)
+    executor = RayExecutor(address)
     try:
         t0 = time.perf_counter()
         executor.start()
         startup = time.perf_counter() - t0
-        ray = bench_bots(args.bot_games, local["workers"], args.seed, tmp, progress, executor)
+        ray = bench_bots(games, local["workers"], seed, tmp, progress, executor)
     except MissingExtra as e:
-        raise CliError(str(e)) from None
+        raise BenchError(str(e)) from None
     finally:
         executor.close()
     ray["executor"] = "ray"
-    ray["address"] = args.ray_address or "local instance"
+    ray["address"] = address or "local instance"
     ray["startup_s"] = round(startup, 2)
     ray["nodes"] = len(executor.nodes)
     ray["overhead_ms_per_game"] = round(
@@ -317,15 +233,25 @@ def bench_ray(
     return ray
 
 
-def run_league_bench(args: argparse.Namespace) -> int:
-    workers = args.workers or os.cpu_count() or 1
+def run(
+    bot_games: int,
+    model_games: int,
+    overhead_games: int,
+    seed: int,
+    workers: int | None = None,
+    skip_models: bool = False,
+    executor: str = "local",
+    ray_address: str | None = None,
+    progress: bool = True,
+) -> int:
+    """Measure, print the figures and the JSON line (``workers``: processes, default cores;
+    ``executor="ray"``: the bot-only league again as Ray tasks)."""
+    workers = workers or os.cpu_count() or 1
     result: dict[str, Any] = {"benchmark": "league", "cores": os.cpu_count()}
-    load_before = os.getloadavg()[0]
+    load = LoadAverage()
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bangarena-bench-") as d:
-        tmp = Path(d)
-        show = not args.no_progress
-        bots = bench_bots(args.bot_games, workers, args.seed, tmp, show)
+    with temp_dir() as tmp:
+        bots = bench_bots(bot_games, workers, seed, tmp, progress)
         result["bots"] = bots
         print(
             f"league benchmark: bot-only league, {bots['games']} games (seats "
@@ -338,15 +264,15 @@ def run_league_bench(args: argparse.Namespace) -> int:
             f"  runner CPU/game     {bots['runner_cpu_ms_per_game']:>10,.3f} ms  "
             "(the process that writes the run)"
         )
-        if args.executor == "ray":
-            result["ray"] = bench_ray(args, bots, tmp, show)
-        if args.skip_models:
+        if executor == "ray":
+            result["ray"] = bench_ray(bot_games, seed, ray_address, bots, tmp, progress)
+        if skip_models:
             result["models"] = None
         else:
             try:
-                models = bench_models(args.model_games, args.overhead_games, args.seed, tmp, show)
+                models = bench_models(model_games, overhead_games, seed, tmp, progress)
             except ImportError as e:
-                raise CliError(f"model seats are not available: {e}") from None
+                raise BenchError(f"model seats are not available: {e}") from None
             result["models"] = models
             c, o = models["concurrent"], models["overhead"]
             print(
@@ -373,11 +299,7 @@ def run_league_bench(args: argparse.Namespace) -> int:
             )
     result["seconds"] = round(time.perf_counter() - t0, 1)
     # Other work on the machine lowers every figure: the 1-minute load average before and after.
-    result["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
-    print(
-        f"load average (1 min) {result['load_average'][0]:.2f} before, "
-        f"{result['load_average'][1]:.2f} after, on {os.cpu_count()} cores"
-    )
-    result["python"] = platform.python_version()
-    print(json.dumps(result))
-    return 0
+    result["load_average"] = load.after()
+    print(load.line(result["load_average"]))
+    result["python"] = python_version()
+    return print_result(result)

@@ -8,17 +8,13 @@ rendering both prompts and the JSON view, parsing, validating, building the reco
 as a JSON line to memory) minus the time spent inside the provider.  One warm-up game is not
 counted.  Prints median and p95 in milliseconds and a final JSON line; the target is a median
 under 5 ms.
-
-Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import io
 import json
-import platform
 import random
 import statistics
 import time
@@ -39,35 +35,14 @@ from harness.agents.providers import (
 )
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
-from harness.views.names import LOCALES, default_names
+from harness.views.names import default_names
 
-from .args import positive_int, seat_count
+from .core import print_result, python_version
 from .progress import Progress
 
 TARGET_MEDIAN_MS = 5.0
 INSTANT = "instant"
 MODE = "classic"
-
-
-def register_bench(bsub: Any) -> None:
-    """Add ``llm`` to the ``bench`` sub-parser group."""
-    p = bsub.add_parser(
-        "llm",
-        help="harness overhead per model decision (prompts, parsing, records), network excluded",
-        description="Plays games of model seats against an instant in-process provider and "
-        "times everything the harness does around the model call; ends with one JSON line.",
-    )
-    p.add_argument(
-        "--decisions",
-        type=positive_int,
-        default=500,
-        help="model decisions to measure (default 500)",
-    )
-    p.add_argument("--seats", type=seat_count, default=4, help="seats at every table (4-8)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
-    p.add_argument("--locale", choices=LOCALES, default="en", help="language of the prompts")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
-    p.set_defaults(func=run_llm)
 
 
 class InstantProvider(Provider):
@@ -169,7 +144,7 @@ async def _measure(
         "record_bytes_per_decision": round(len(sink.getvalue().encode()) / max(1, written)),
         "wall_s": round(elapsed, 3),
         "target_median_ms": TARGET_MEDIAN_MS,
-        "python": platform.python_version(),
+        "python": python_version(),
     }
 
 
@@ -184,11 +159,10 @@ def measure(
     return asyncio.run(_measure(decisions, seats, seed, locale, progress))
 
 
-def run_llm(args: argparse.Namespace) -> int:
-    with Progress(
-        "bench llm", args.decisions, unit="decisions", enabled=not args.no_progress
-    ) as bar:
-        r = measure(args.decisions, args.seats, args.seed, args.locale, bar)
+def run(decisions: int, seats: int, seed: int, locale: str, progress: bool = True) -> int:
+    """Measure, print the figures and the JSON line."""
+    with Progress("bench llm", decisions, unit="decisions", enabled=progress) as bar:
+        r = measure(decisions, seats, seed, locale, bar)
     met = r["median_ms"] < TARGET_MEDIAN_MS
     print(
         f"llm harness overhead: {r['decisions']} model decisions over {r['games']} games, "
@@ -199,5 +173,4 @@ def run_llm(args: argparse.Namespace) -> int:
     print(f"  mean / max           {r['mean_ms']:>8.3f} / {r['max_ms']:.3f} ms")
     print(f"  record JSON          {r['record_bytes_per_decision']:>8,} bytes per decision")
     print(f"  target: median < {TARGET_MEDIAN_MS:g} ms — {'met' if met else 'NOT met'}")
-    print(json.dumps({"benchmark": "llm", **r, "target_met": met}))
-    return 0
+    return print_result({"benchmark": "llm", **r, "target_met": met})

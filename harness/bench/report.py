@@ -16,19 +16,14 @@ under a second.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import platform
-import resource
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from .args import positive_int
-from .errors import CliError
+from .core import BenchError, cpu_seconds, print_result, python_version, temp_dir
+from .league import run_league
 from .progress import Progress
 
 TARGET_SECONDS = 30.0
@@ -39,27 +34,8 @@ SEATS = [4, 5, 6, 7, 8]
 MODES = ["classic", "partners", "double_agent", "old_classic"]
 
 
-def register_bench(bsub: Any) -> None:
-    """Add ``report`` to the ``bench`` sub-parser group."""
-    p = bsub.add_parser(
-        "report",
-        help="HTML report of a 1,000-game league: seconds to write, index size, game load time",
-        description="Plays a temporary bot-only league (not timed), writes its HTML report and "
-        "opens it in headless chromium; ends with one JSON line.",
-    )
-    p.add_argument("--games", type=positive_int, default=1000, help="games in the league")
-    p.add_argument("--run", metavar="RUN", help="report this run instead (default: a new league)")
-    p.add_argument("--workers", type=positive_int, default=None, help="processes (default: cores)")
-    p.add_argument("--seed", type=int, default=1, help="base seed of the league")
-    p.add_argument("--no-browser", action="store_true", help="skip the page-load measurement")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
-    p.set_defaults(func=run_report_bench)
-
-
 def _league(games: int, seed: int, tmp: Path, progress: bool) -> Path:
     from harness.league.config import parse_config
-
-    from .league_bench_cmd import run_league
 
     cells = len(SEATS) * len(MODES)
     config = parse_config(
@@ -116,36 +92,38 @@ def _browser(index: Path, largest: str) -> dict[str, Any]:
     }
 
 
-def _cpu_seconds() -> float:
-    """CPU time of this process and of its finished child processes (the report's workers)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-def bench_report(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+def bench_report(
+    games: int,
+    seed: int,
+    tmp: Path,
+    run: str | None = None,
+    workers: int | None = None,
+    browser: bool = True,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """The report of a new bot-only league of ``games`` games (or of the run folder ``run``)
+    written into ``tmp``; its figures."""
     from harness.records.run_folder import finished_games, open_run_folder
     from harness.records.store import RecordError
     from harness.report import build_report
 
-    show = not args.no_progress
     try:
-        run_dir = Path(args.run) if args.run else _league(args.games, args.seed, tmp, show)
-        games = finished_games(open_run_folder(run_dir))
+        run_dir = Path(run) if run else _league(games, seed, tmp, progress)
+        finished = finished_games(open_run_folder(run_dir))
     except RecordError as e:
-        raise CliError(str(e)) from None
-    workers = args.workers or os.cpu_count() or 1
+        raise BenchError(str(e)) from None
+    workers = workers or os.cpu_count() or 1
     out = tmp / "report"
-    cpu0 = _cpu_seconds()
-    with Progress("bench report", len(games), enabled=show) as bar:
+    cpu0 = cpu_seconds(children=True)  # this process and its finished worker processes
+    with Progress("bench report", len(finished), enabled=progress) as bar:
         result = build_report(run_dir, out, workers=workers, on_game=lambda: bar.advance())
-    cpu = _cpu_seconds() - cpu0
+    cpu = cpu_seconds(children=True) - cpu0
     sizes = sorted(result.game_bytes)
-    largest = max(games, key=lambda g: g.decisions).game_id
+    largest = max(finished, key=lambda g: g.decisions).game_id
     figures: dict[str, Any] = {
         "benchmark": "report",
         "games": result.games,
-        "decisions": sum(g.decisions for g in games),
+        "decisions": sum(g.decisions for g in finished),
         "workers": workers,
         "cores": os.cpu_count(),
         "seconds": round(result.seconds, 2),
@@ -160,17 +138,23 @@ def bench_report(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         "target_seconds": TARGET_SECONDS,
         "target_index_bytes": TARGET_INDEX_BYTES,
         "pass": result.seconds <= TARGET_SECONDS and result.index_bytes <= TARGET_INDEX_BYTES,
-        "python": platform.python_version(),
+        "python": python_version(),
     }
-    figures["browser"] = (
-        {"skipped": "--no-browser"} if args.no_browser else _browser(result.index, largest)
-    )
+    figures["browser"] = _browser(result.index, largest) if browser else {"skipped": "--no-browser"}
     return figures
 
 
-def run_report_bench(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory(prefix="bangarena-bench-report-") as d:
-        r = bench_report(args, Path(d))
+def run(
+    games: int,
+    seed: int,
+    run: str | None = None,
+    workers: int | None = None,
+    browser: bool = True,
+    progress: bool = True,
+) -> int:
+    """Measure, print the figures and the JSON line."""
+    with temp_dir("bangarena-bench-report-") as tmp:
+        r = bench_report(games, seed, tmp, run, workers, browser, progress)
     b = r["browser"]
     print(f"report benchmark: {r['games']:,} games ({r['decisions']:,} decisions), "
           f"{r['workers']} worker processes on {r['cores']} cores")  # fmt: skip
@@ -187,5 +171,4 @@ def run_report_bench(args: argparse.Namespace) -> int:
         print(f"  page ready          {b['index_ms']:>10,.0f} ms  (game list drawn)")
         print(f"  largest game open   {b['open_largest_game_ms']:>10,.0f} ms  (target < 1 s; "
               f"jump to its end {b['jump_to_end_ms']:,.0f} ms)")  # fmt: skip
-    print(json.dumps(r))
-    return 0
+    return print_result(r)
