@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from harness.cli.main import main
 from harness import extras
+from harness.cli.main import main
 
 
 def _last_json(out: str) -> dict:
