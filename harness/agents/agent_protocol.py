@@ -11,6 +11,8 @@ fails when they are stale).
   Markdown (the events since the seat's previous message included), the options (ids and
   labels) and the seconds left before the seat's deadline.
 * :class:`AgentAnswer` — the chosen option id, optional reasoning and optional usage.
+* :class:`McpChooseArguments` — the arguments of an MCP seat's ``choose`` tool: the same answer
+  with the usage as flat optional fields (published as ``mcp-choose.v1.json``).
 
 Nothing in a message reveals what RULES.md §9 hides from the seat: the game's seed is not sent
 (it determines the deal).  An agent that needs randomness seeds it from ``game_id`` and ``seat``.
@@ -39,6 +41,7 @@ __all__ = [
     "AgentAnswer",
     "DecisionMessage",
     "GameStartMessage",
+    "McpChooseArguments",
     "OptionInfo",
     "Usage",
     "decision_message",
@@ -123,6 +126,21 @@ class AgentAnswer(BaseModel):
     usage: Usage | None = None
 
 
+class McpChooseArguments(BaseModel):
+    """The arguments of the ``choose`` tool of an MCP seat (``bangarena mcp``): an
+    :class:`AgentAnswer` whose usage fields are optional arguments of their own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    option_id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
+    reasoning: str | None = Field(default=None, max_length=MAX_REASONING_CHARS)
+    decision_index: int | None = Field(default=None, ge=1)
+    input_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
+    output_tokens: int | None = Field(default=None, ge=0, le=MAX_TOKENS)
+    cost_usd: float | None = Field(default=None, ge=0, le=MAX_COST_USD)
+    model: str | None = Field(default=None, max_length=MAX_MODEL_CHARS)
+
+
 def _goal(role: str, mode: str, locale: str) -> str:
     module = environment().get_template(f"roles.{locale}.j2").module
     return str(module.goal(role, mode)).strip()  # type: ignore[attr-defined]
@@ -197,6 +215,9 @@ def schema_documents() -> dict[str, str]:
         schema = model.model_json_schema()
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         out[f"agent-{stem}.v{PROTOCOL_VERSION}.json"] = json.dumps(schema, indent=2) + "\n"
+    schema = McpChooseArguments.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    out[f"mcp-choose.v{PROTOCOL_VERSION}.json"] = json.dumps(schema, indent=2) + "\n"
     _, defs = models_json_schema([(m, "validation") for m in _SCHEMAS.values()])
     combined.update(defs)
     combined["oneOf"] = [{"$ref": f"#/$defs/{m.__name__}"} for m in _SCHEMAS.values()]

@@ -41,6 +41,11 @@ class Agent(ABC):
         table current).  ``view.events`` may overlap earlier views: the events of a view are
         those with indices ``view.event_count - len(view.events)`` .. ``view.event_count - 1``."""
 
+    def hear(self, signals: Sequence[dict[str, Any]]) -> None:
+        """Public table signals sent since this seat's previous view (a league with ``signals:
+        true``, :mod:`harness.agents.table_signals`); handed before the view they precede.
+        Seats that read no text (rule bots, random seats) ignore them."""
+
     @abstractmethod
     async def choose(self, view: SeatView, options: Sequence[str]) -> str | Choice:
         """Return exactly one of ``options`` (or a :class:`Choice` carrying it)."""

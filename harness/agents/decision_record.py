@@ -22,7 +22,13 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 __all__ = [
     "ANSWERED_KINDS",
@@ -201,3 +207,16 @@ class ModelDecisionRecord(BaseModel):
     reasoning_tokens: int = 0
     cost_usd: float | None = None
     cached: bool = False
+    # table talk (a league with ``signals: true``): the signal the answer added, and why it was
+    # refused (then it never reached the table); the choice stands either way
+    signal: dict[str, Any] | None = None
+    signal_refused: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_silence(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A decision without table talk is written as before table talk existed."""
+        data: dict[str, Any] = handler(self)
+        for key in ("signal", "signal_refused"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data

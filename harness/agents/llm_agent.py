@@ -35,7 +35,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .conversation import Conversation, PromptBuilder, as_conversation, final_turn
@@ -71,6 +71,7 @@ from .providers.errors import (
 from .redact import redact
 from .response_cache import ResponseCache
 from .seat import FatalSeatError
+from .table_signals import SignalRefused, read_signal
 
 __all__ = [
     "FallbackPolicy",
@@ -120,6 +121,7 @@ class ParsedAnswer:
     reason: str | None = None
     error_kind: Literal["unparseable", "illegal_option", "truncated"] | None = None
     problem: str | None = None
+    signal: Any = None  # the answer object's ``signal`` as sent (table talk), unchecked
 
 
 def truncated_answer(parsed: ParsedAnswer, finish_reason: str | None) -> ParsedAnswer:
@@ -165,7 +167,8 @@ def parse_answer(
         cap_text(obj["reason"], REASON_MAX_CHARS) if isinstance(obj.get("reason"), str) else None
     )
     if shape == "set":
-        return _parse_set(obj.get("answer"), option_ids, reason)
+        parsed = _parse_set(obj.get("answer"), option_ids, reason)
+        return replace(parsed, signal=obj.get("signal")) if parsed.error_kind is None else parsed
     choice = obj.get("choice")
     if not isinstance(choice, str):
         return ParsedAnswer(
@@ -178,7 +181,7 @@ def parse_answer(
             error_kind="illegal_option",
             problem=f"{_quote(choice)} is not one of the listed option ids",
         )
-    return ParsedAnswer(choice, reason)
+    return ParsedAnswer(choice, reason, signal=obj.get("signal"))
 
 
 def _parse_set(value: Any, option_ids: Sequence[str], reason: str | None) -> ParsedAnswer:
@@ -310,6 +313,7 @@ class LLMAgent:
         system_prompt_sink: SystemPromptSink | None = None,
         fallback_policy: str | None = None,
         min_attempt_s: float = 0.05,
+        signal_names: Sequence[str] | None = None,
     ) -> None:
         mode = answer_mode or provider.default_answer_mode
         if mode not in provider.supported_answer_modes:
@@ -338,10 +342,18 @@ class LLMAgent:
         self.system_prompt_sink = system_prompt_sink
         self.min_attempt_s = min_attempt_s
         self.system_prompts: dict[str, str] = {}
+        # table talk: the seat names a signal's target is one of; None: no signals
+        self.signal_names = list(signal_names) if signal_names is not None else None
 
     async def aclose(self) -> None:
         """Close the provider's network resources."""
         await self.provider.aclose()
+
+    def hear(self, signals: Sequence[dict[str, Any]]) -> None:
+        """Public table signals for the seat's feed (its conversation narrates them)."""
+        hear = getattr(self.conversation, "hear", None)
+        if hear is not None:
+            hear(signals)
 
     # ----------------------------------------------------------------- public API
 
@@ -445,6 +457,7 @@ class LLMAgent:
                 params=self.params,
                 timeout=remaining,
                 answer_shape=state.shape,
+                signals=self.signal_names is not None,
             )
             call = await self._call(request, remaining)
             if call.error is not None:
@@ -644,7 +657,7 @@ class LLMAgent:
                 provider=self.provider.name,
             )
         parsed = state.parsed
-        return ModelDecisionRecord(
+        record = ModelDecisionRecord(
             game_id=_opt_str(context.get("game_id")),
             decision_index=context.get("decision_index"),
             seat=context.get("seat"),
@@ -677,6 +690,13 @@ class LLMAgent:
             cost_usd=cost,
             cached=bool(state.attempts) and all(a.cached for a in state.attempts),
         )
+        signal = parsed.signal if parsed is not None and state.fallback is None else None
+        if self.signal_names is not None and signal is not None:
+            try:
+                record.signal = read_signal(signal, self.signal_names).model_dump(exclude_none=True)
+            except SignalRefused as refused:
+                record.signal_refused = f"{refused.code}: {refused}"
+        return record
 
 
 def _exchange(messages: Sequence[dict[str, str]], attempts: Sequence[Any]) -> list[dict[str, str]]:

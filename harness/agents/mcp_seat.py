@@ -11,6 +11,11 @@ with an :class:`McpBackend`, so its timer, fallbacks and records are those of ev
   with that answer: an ``invalid_answer`` fallback, as a remote agent's unknown id is.
 * The channel holds one pending decision at a time: a player of kind ``mcp`` sits at most once in
   a game, and its games are played one after the other (``bangarena mcp`` checks both).
+* A choice may carry the client's usage (tokens, dollars, model): it is validated as the
+  protocol's :class:`~harness.agents.agent_protocol.Usage` and flows into the run's spend ledger
+  and caps like a Python agent's.
+* :meth:`McpChannel.close` ends the client's part in the current game (an Inspect solver that
+  returned): the pending decision and every later one of that game fall back at once, as errors.
 
 Everything the client can read is the seat's protocol messages (game start, decisions) and, at a
 game's end, the seat's own outcome and the winning side: nothing RULES.md §9 hides from the seat.
@@ -19,6 +24,7 @@ game's end, the seat's own outcome and the winning side: nothing RULES.md §9 hi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -28,7 +34,7 @@ from pydantic import ValidationError
 
 from .agent_protocol import MAX_ANSWER_BYTES, AgentAnswer, DecisionMessage, GameStartMessage
 from .decision_record import Attempt
-from .external_seat import AgentBackend, _attempt, _fault_of
+from .external_seat import AgentBackend, AgentFault, _attempt, _fault_of
 
 __all__ = ["MAX_REFUSED", "MAX_WAIT_S", "ChoiceRefused", "McpBackend", "McpChannel"]
 
@@ -74,6 +80,7 @@ class McpChannel:
         self.finished: dict[str, Any] | None = None  # set when the run is over
         self._unshown_result: dict[str, Any] | None = None  # a game before the current one
         self.client_seen = asyncio.Event()  # the first tool call: the run starts then
+        self.closed: str | None = None  # why the current game's decisions fall back at once
         self._changed = asyncio.Event()
 
     # ---------------------------------------------------------------- the table's side
@@ -85,6 +92,7 @@ class McpChannel:
     def new_game(self, game_id: str, seat: int) -> None:
         previous = self.game
         self.game = _Game(game_id, seat)
+        self.closed = None
         if previous is not None and previous.result is not None and not previous.result_shown:
             self._unshown_result = previous.result
         self._notify()
@@ -101,6 +109,8 @@ class McpChannel:
         self, message: DecisionMessage, deadline: float, attempts: list[Attempt]
     ) -> Any:
         """Wait for the client's answer to ``message`` (the caller's timeout ends the wait)."""
+        if self.closed is not None:
+            raise AgentFault("agent_error", self.closed)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.pending = pending = _Pending(message, deadline, answer, attempts)
         self._notify()
@@ -119,6 +129,15 @@ class McpChannel:
         if self.game is not None and self.game.game_id == game_id:
             self.game.result = result
             self.game.result_shown = False
+        self._notify()
+
+    def close(self, reason: str) -> None:
+        """The client plays no more of the current game: its pending decision and the later
+        ones fall back at once (an ``error`` fallback with ``reason``)."""
+        self.closed = reason
+        p = self.pending
+        if p is not None and not p.answer.done():
+            p.answer.set_exception(AgentFault("agent_error", reason))
         self._notify()
 
     def finish(self, summary: dict[str, Any]) -> None:
@@ -201,6 +220,12 @@ class McpChannel:
             except TimeoutError:
                 return self.status()
 
+    async def changed(self, timeout_s: float) -> None:
+        """Return at the channel's next change (a decision posted or answered, a game's start
+        or end, the run's end), or after ``timeout_s``."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), max(0.0, timeout_s))
+
     def _ready(self) -> bool:
         p = self.pending
         if p is not None and not p.answer.done():
@@ -211,10 +236,15 @@ class McpChannel:
         return g is not None and g.result is not None and not g.result_shown
 
     def choose(
-        self, option_id: str, reasoning: str | None = None, decision_index: int | None = None
+        self,
+        option_id: str,
+        reasoning: str | None = None,
+        decision_index: int | None = None,
+        usage: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Answer the pending decision; :class:`ChoiceRefused` when there is none, when
-        ``decision_index`` names another one, or when the answer is not valid."""
+        ``decision_index`` names another one, or when the answer is not valid (``usage``
+        included: a :class:`~harness.agents.agent_protocol.Usage`)."""
         self.client_seen.set()
         p = self.pending
         if p is None or p.answer.done():
@@ -232,6 +262,8 @@ class McpChannel:
         data: dict[str, Any] = {"option": option_id}
         if reasoning is not None:
             data["reasoning"] = reasoning
+        if usage:
+            data["usage"] = usage
         problem = _problem(data, [o.id for o in p.message.options])
         if problem is None:
             p.answer.set_result(data)

@@ -65,6 +65,9 @@ class ModelSeat(Agent):
             error = f"{last.error_kind}: {last.error_message}" if last.error_kind else None
         return Choice(option, record.fallback, error, record)
 
+    def hear(self, signals: Sequence[dict[str, Any]]) -> None:
+        self.llm.hear(signals)
+
     def restore(self, view: SeatView, options: Sequence[str], record: Any) -> None:
         """Replay a recorded decision of this seat (a resumed game): the seat's conversation
         and decision count advance as if it had made it, without calling the model.

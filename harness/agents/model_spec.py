@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from harness.engine import SeatView, simplest_for_view
 from harness.views.history import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
+from harness.views.prompts import PromptBuilder as HarnessPromptBuilder
 from harness.views.render import render_json
 from harness.views.tokens import OFFLINE_ENCODINGS, TokenizerError, counter_for
 
@@ -250,6 +251,7 @@ def build_llm_agent(
     provider: Provider | None = None,
     record_sink: RecordSink | None = None,
     system_prompt_sink: SystemPromptSink | None = None,
+    signal_names: Sequence[str] | None = None,
 ) -> LLMAgent:
     """The :class:`LLMAgent` of ``spec`` (answer mode, params, corrections, retries, back-off,
     prices, cache) asking through ``prompt_builder``; ``fallback_policy`` names ``fallback`` in
@@ -269,6 +271,7 @@ def build_llm_agent(
         cache=ResponseCache(spec.cache_dir) if spec.cache_dir is not None else None,
         record_sink=record_sink,
         system_prompt_sink=system_prompt_sink,
+        signal_names=signal_names,
     )
 
 
@@ -311,13 +314,15 @@ def build_model_seat(
     *,
     provider: Provider | None = None,
     prompt_builder: PromptBuilder | Conversation | None = None,
+    signals: bool = False,
 ) -> ModelSeat:
     """Build the :class:`ModelSeat` called ``name`` for ``spec``.
 
     ``names`` are the seat names shown to the model and ``locale`` the prompt language.
     ``record_sink`` receives every decision record, ``system_prompt_sink(sha256, text)`` each
     distinct system prompt once.  ``provider`` (an already-built provider, e.g. an in-process
-    mock) and ``prompt_builder`` replace the ones the spec would build.  Raises
+    mock) and ``prompt_builder`` replace the ones the spec would build.  ``signals`` lets the
+    seat send table signals and hear them in its feed (:mod:`harness.agents.table_signals`).  Raises
     :class:`FatalModelError` when the provider cannot be set up (no API key).
     """
     llm_provider = provider if provider is not None else build_provider(spec)
@@ -336,11 +341,19 @@ def build_model_seat(
         spec,
         prompt_builder
         if prompt_builder is not None
-        else Transcript(names, locale, spec.history, spec.context_budget(), count_tokens=counter),
+        else Transcript(
+            names,
+            locale,
+            spec.history,
+            spec.context_budget(),
+            count_tokens=counter,
+            builder=HarnessPromptBuilder(names, locale, signals=True) if signals else None,
+        ),
         fallback=fallback,
         provider=llm_provider,
         record_sink=record_sink,
         system_prompt_sink=system_prompt_sink,
+        signal_names=names if signals else None,
     )
     names = list(names)
 

@@ -36,6 +36,8 @@ def cache_key(provider: str, req: ProviderRequest) -> str:
     }
     if req.answer_shape != "one":
         material["answer_shape"] = req.answer_shape
+    if req.signals:
+        material["signals"] = True
     blob = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

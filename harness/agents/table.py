@@ -13,6 +13,11 @@ exactly as if it had never stopped.
 A game in which model seats fall back ``max_model_fallbacks`` times in a row (a model that never
 answers validly: the R-5 move never attacks, so the game would not end) or that passes
 ``max_decisions`` is ended early and marked **void** with its reason (:attr:`TableResult.void`).
+
+With ``signals`` (a :class:`~harness.agents.table_signals.TableSignals`) the table carries table
+talk: after each decision the deciding seat's signal (in its model decision record) is offered to
+the log, and before each view every seat is handed the signals it has not heard
+(:meth:`Agent.hear`; rule bots ignore them).  A replayed decision offers its recorded signal again.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from harness.engine import Game, SeatView, build_view
 
 from .base import Agent, Choice
 from .seat import Decided, FallbackPolicy, FallbackReason, decide
+from .table_signals import TableSignals
 
 DEFAULT_MAX_DECISIONS = 20_000
 
@@ -96,9 +102,10 @@ class Table:
         on_decision: DecisionHook | None = None,
         max_decisions: int = DEFAULT_MAX_DECISIONS,
         max_model_fallbacks: int | None = None,
+        signals: TableSignals | None = None,
     ) -> None:
         """``autopilots[i]`` (a rule bot) decides for seat i on fallback when ``policy`` is
-        ``autopilot``."""
+        ``autopilot``; ``signals`` carries table talk (see the module docstring)."""
         if len(agents) != game.n:
             raise ValueError(f"{len(agents)} agents for {game.n} seats")
         self.game = game
@@ -110,6 +117,7 @@ class Table:
         self.on_decision = on_decision
         self.max_decisions = max_decisions
         self.max_model_fallbacks = max_model_fallbacks
+        self.signals = signals
         for i, agent in enumerate(self.agents):
             agent.new_game(game_id, i, game.seed)
         if self.autopilots:
@@ -129,6 +137,8 @@ class Table:
             raise ValueError("the game is over")
         view = build_view(self.game, d.seat, since=self.seen[d.seat])
         self.seen[d.seat] = view.event_count
+        if self.signals is not None:
+            self.signals.tell(d.seat, self.agents[d.seat])
         if self.autopilots:
             self.autopilots[d.seat].observe(view)
         return d.seat, d.option_ids, view
@@ -161,6 +171,7 @@ class Table:
             self.autopilots[seat] if self.autopilots else None,
         )
         self._count(seat, options, decided)
+        self._offer(seat, decided.record)
         if self.on_decision is not None:
             r = self.on_decision(self.game, view, decided)
             if r is not None:
@@ -201,8 +212,15 @@ class Table:
                 await self.autopilots[seat].choose(view, options)
         decided = Decided(rec.option, rec.fallback, rec.error, rec.latency_s, rec.record)
         self._count(seat, options, decided)
+        self._offer(seat, rec.record)
         self.game.apply(rec.option)
         return decided
+
+    def _offer(self, seat: int, record: Any) -> None:
+        """Offer the signal of ``seat``'s decision record to the table's signals."""
+        if self.signals is not None and record is not None:
+            alive = [s.alive for s in self.game.seats]
+            self.signals.offer(seat, alive, len(self.game.events), record)
 
     # ----------------------------------------------------------------- the game
 

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from . import (
+    analysis_bench_cmd,
     bots_bench_cmd,
     caps_bench_cmd,
     deadlines_bench_cmd,
@@ -53,6 +54,7 @@ def register(sub: Any) -> None:
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
     value_bench_cmd.register_bench(bsub)
+    analysis_bench_cmd.register_bench(bsub)
     variance_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)
     quiz_cmd.register_bench(bsub)

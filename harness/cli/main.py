@@ -13,12 +13,15 @@ from harness.engine import EngineError
 
 from . import (
     analysis_cmd,
+    analyze_cmd,
     ask_cmd,
     balance_cmd,
     bench_cmd,
     inspect_cmd,
+    leaderboard_cmd,
     league_cmd,
     mcp_cmd,
+    plan_cmd,
     play_cmd,
     position_cmd,
     prompt_stats_cmd,
@@ -36,6 +39,7 @@ COMMANDS = (
     report_cmd,
     replay_cmd,
     inspect_cmd,
+    analyze_cmd,
     play_cmd,
     ask_cmd,
     position_cmd,
@@ -47,6 +51,8 @@ COMMANDS = (
     analysis_cmd,
     serve_cmd,
     mcp_cmd,
+    plan_cmd,
+    leaderboard_cmd,
 )
 
 

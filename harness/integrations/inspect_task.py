@@ -21,11 +21,29 @@ back ``max_fallbacks`` times in a row is ended as void (as in leagues) and left 
 rates.  ``run_dir`` also writes the games as a league run folder (``games.jsonl``,
 ``games/<id>.jsonl``) that ``bangarena league report``, ``replay`` and ``inspect`` read.
 
+**Any Inspect solver or agent** can play the seat instead of the harness's model seat:
+``inspect eval harness/integrations/inspect_task.py --solver my_agents.py@my_agent`` (Inspect's
+own solver override; e.g. ``react(tools=[choose(), *my_tools])``).  The task's setup step (which
+Inspect runs whatever the solver) opens the seat: the first user message is the seat's game and
+first decision, and the ``choose(option_id, reasoning?)`` tool (in the sample's tools, and
+importable as :func:`harness.integrations.inspect_seat.choose`) answers each decision and returns
+the next (:mod:`harness.integrations.inspect_seat`: the same timer, fallbacks and records as any
+external agent, the usage from Inspect's model usage).  The default solver plays the seat with the
+harness's model seat instead (the setup's game is dropped before any decision of the seat).
+
+**A league run**: ``-T config=league.yaml -T player=NAME`` plays the league of the config, whose
+``kind: inspect`` player NAME is the solver's seat, one sample per game of NAME
+(:mod:`harness.integrations.inspect_league`); ``-T mcp_port=`` serves its ``kind: mcp`` player over
+streamable HTTP on 127.0.0.1.  Without ``--solver`` the solver is Inspect's ``generate()`` (the
+model calls ``choose`` in a tool loop).
+
 Needs the ``[inspect]`` extra: ``pip install -e '.[inspect]'``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from collections import Counter
@@ -51,8 +69,10 @@ from inspect_ai.scorer import (
     metric,
     scorer,
 )
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 
+from harness.agents.external_seat import ExternalSeat
+from harness.agents.mcp_seat import McpBackend, McpChannel
 from harness.agents.model_spec import ModelSpec, build_model_seat
 from harness.agents.providers.base import AnswerMode
 from harness.agents.rulebot import RuleBot
@@ -61,7 +81,9 @@ from harness.agents.table import Table
 from harness.engine import Game, SeatView
 from harness.engine.roles import ROLES
 from harness.integrations.inspect_counts import counts_from_json, counts_json, merged_counts
+from harness.integrations.inspect_league import LeagueHost
 from harness.integrations.inspect_provider import InspectProvider
+from harness.integrations.inspect_seat import SolverSeat, choose, first_messages, seat_of_sample
 from harness.league.flags import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
 from harness.league.game_play import decision_line, end_records, seat_outcome
 from harness.league.model_calls import ModelCounts
@@ -89,8 +111,16 @@ def bangarena(
     answer_mode: str = "text",
     max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE,
     run_dir: str | None = None,
+    config: str | None = None,
+    player: str | None = None,
+    mcp_port: int | None = None,
 ) -> Task:
-    """``games`` games of ``seats`` seats in ``mode``; game ``i`` is dealt from ``seed + i``."""
+    """``games`` games of ``seats`` seats in ``mode``; game ``i`` is dealt from ``seed + i``.
+    With ``config``, the league of that file instead (its ``kind: inspect`` ``player``)."""
+    if config is not None:
+        return _league_task(config, player, run_dir, mcp_port, max_fallback_rate)
+    if player is not None or mcp_port is not None:
+        raise ValueError("player and mcp_port are for a league: give config=league.yaml")
     if answer_mode not in ANSWER_MODES:
         raise ValueError(
             f"answer_mode must be one of {', '.join(ANSWER_MODES)}, got {answer_mode!r}"
@@ -121,6 +151,13 @@ def bangarena(
         _start_run_folder(Path(run_dir), max_fallback_rate, locale)
     return Task(
         dataset=MemoryDataset(samples, name="bangarena"),
+        setup=solver_seat(
+            locale=locale,
+            decision_seconds=decision_seconds,
+            max_fallbacks=max_fallbacks,
+            run_dir=run_dir,
+        ),
+        cleanup=_cleanup,
         solver=bangarena_table(
             locale=locale,
             history=history,
@@ -152,6 +189,7 @@ def bangarena_table(
     settings are the task's, which holds their defaults)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        await _drop_seat()  # the setup's seat for a solver: this solver plays another way
         t0 = time.monotonic()
         meta = state.metadata
         n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
@@ -198,32 +236,209 @@ def bangarena_table(
         finally:
             await model_seat.aclose()
         counts.games_read = 1
-        stats = result.stats[seat]
-        won = seat in result.winners
-        meta["result"] = {
-            "win": won,
-            "void": result.void,
-            "winning_side": result.winning_side,
-            "decisions": stats.decisions,
-            "model_decisions": counts.decisions,
-            "single_option": counts.single_option,
-            "fallbacks": sum(stats.fallbacks.values()),
-            "fallback_reasons": dict(stats.fallbacks),
-            "model_calls": counts.calls,
-            "rounds": game.round,
-            "counts": counts_json(counts),
-        }
+        meta["result"] = _sample_result(result, seat, counts)
         if run_dir is not None:
             _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, history)
         state.messages = _conversation(model_seat.llm.conversation)
-        outcome = "void" if result.void else ("won" if won else "lost")
-        state.output = ModelOutput.from_content(
-            player, f"{meta['role']} at seat {seat}: {outcome} ({result.winning_side} won)"
-        )
+        state.output = ModelOutput.from_content(player, _outcome_line(meta, meta["result"]))
         state.completed = True
         return state
 
     return solve
+
+
+def _sample_result(result: Any, seat: int, counts: ModelCounts) -> dict[str, Any]:
+    """A played game as the sample's result (what the scorer reads)."""
+    stats = result.stats[seat]
+    return {
+        "win": seat in result.winners,
+        "void": result.void,
+        "winning_side": result.winning_side,
+        "decisions": stats.decisions,
+        "model_decisions": counts.decisions,
+        "single_option": counts.single_option,
+        "fallbacks": sum(stats.fallbacks.values()),
+        "fallback_reasons": dict(stats.fallbacks),
+        "model_calls": counts.calls,
+        "rounds": result.game.round,
+        "counts": counts_json(counts),
+    }
+
+
+def _outcome_line(meta: dict[str, Any], r: dict[str, Any]) -> str:
+    outcome = "void" if r["void"] else ("won" if r["win"] else "lost")
+    return f"{meta['role']} at seat {meta['seat']}: {outcome} ({r['winning_side']} won)"
+
+
+# ------------------------------------------------------------------------------ solver seats
+
+_GAMES: dict[str, asyncio.Task[Any]] = {}  # session -> the game of a sample's seat (no league)
+_LEAGUES: dict[int, LeagueHost] = {}  # id(task's host) -> host, for the samples' setup
+
+
+@solver
+def solver_seat(
+    *,
+    locale: str = "en",
+    decision_seconds: float = 120.0,
+    max_fallbacks: int = 20,
+    run_dir: str | None = None,
+    league: int | None = None,
+) -> Solver:
+    """The setup step: the sample's seat opened to whatever solver runs next (the first
+    message: the game and its first decision; the ``choose`` tool in the sample's tools)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        if league is not None:
+            seat = await _LEAGUES[league].claim(state.metadata)
+        else:
+            seat = _table_seat(state, locale, decision_seconds, max_fallbacks, run_dir)
+        seat.register()
+        state.messages = first_messages(await seat.next_status())
+        state.tools.append(choose())
+        return state
+
+    return solve
+
+
+def _table_seat(
+    state: TaskState,
+    locale: str,
+    decision_seconds: float,
+    max_fallbacks: int,
+    run_dir: str | None,
+) -> SolverSeat:
+    """The sample's game against rule bots, its seat fed by a channel (the game runs until the
+    seat's first decision, then waits for the solver)."""
+    t0 = time.monotonic()
+    meta = state.metadata
+    n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
+    player = str(get_model())
+    names = default_names(n)
+    channel = McpChannel(player, games_total=1)
+    agent = ExternalSeat(
+        player,
+        "inspect",
+        player,
+        McpBackend(channel),
+        names,
+        locale,
+        decision_seconds=decision_seconds,
+    )
+    agents = [agent if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
+    players = [player if i == seat else BOT_PLAYER for i in range(n)]
+    game = Game.new(n, meta["mode"], game_seed)
+    roles = [s.role for s in game.seats]
+    game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
+    lines: list[DecisionLine] = []
+    counts = ModelCounts(player, player, None)
+
+    def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
+        line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
+        lines.append(line)
+        if line.seat == seat:
+            counts.add(line)
+
+    table = Table(
+        game,
+        agents,
+        game_id=game_id,
+        timeout=decision_seconds,
+        max_model_fallbacks=max_fallbacks,
+        on_decision=on_decision,
+    )
+
+    async def play() -> dict[str, Any]:
+        try:
+            result = await table.play()
+        finally:
+            await agent.aclose()
+        counts.games_read = 1
+        r = _sample_result(result, seat, counts)
+        if run_dir is not None:
+            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, None,
+                        kind="inspect")  # fmt: skip
+        channel.game_over(
+            game_id,
+            {"game_id": game_id, "seat": seat, "role": meta["role"], "won": r["win"],
+             "alive": game.seats[seat].alive, "winning_side": r["winning_side"],
+             "rounds": r["rounds"], "void": r["void"], "decisions": r["decisions"],
+             "fallbacks": r["fallbacks"]},
+        )  # fmt: skip
+        return r
+
+    task = asyncio.create_task(play(), name=f"bangarena {game_id}")
+    solver_seat_ = SolverSeat(channel, game_id, task)
+    _GAMES[solver_seat_.session] = task
+    return solver_seat_
+
+
+async def _drop_seat() -> None:
+    """Stop the sample's seat game (no decision of the seat was made yet)."""
+    seat = seat_of_sample()
+    if seat is None:
+        return
+    seat.unregister()
+    task = _GAMES.pop(seat.session, None)
+    if task is not None and not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def _cleanup(state: TaskState) -> None:
+    """After the scorer, or a sample that failed before it: a seat still open falls back to its
+    game's end (in a league, the run then goes on without the sample)."""
+    seat = seat_of_sample()
+    if seat is None:
+        return
+    try:
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await seat.finish()
+    finally:
+        _GAMES.pop(seat.session, None)
+
+
+async def _solver_result(state: TaskState) -> dict[str, Any]:
+    """The result of a sample whose seat a solver played (its game played to the end)."""
+    seat = seat_of_sample()
+    if seat is None:
+        raise RuntimeError("the sample has no BangArena seat")
+    try:
+        r = await seat.finish()
+    finally:
+        _GAMES.pop(seat.session, None)
+    state.metadata["result"] = r
+    return r
+
+
+def _league_task(
+    config: str,
+    player: str | None,
+    run_dir: str | None,
+    mcp_port: int | None,
+    max_fallback_rate: float,
+) -> Task:
+    if player is None:
+        raise ValueError("config needs player=NAME: the config's kind: inspect player")
+    host = LeagueHost(config, player, run_dir, mcp_port)
+    _LEAGUES[id(host)] = host
+    samples = [
+        Sample(
+            id=f"game-{i + 1}",
+            input=f"BangArena league {host.config.name}: you play {player}.",
+            metadata={"player": player},
+        )
+        for i in range(len(host.games))
+    ]
+    return Task(
+        dataset=MemoryDataset(samples, name="bangarena"),
+        setup=solver_seat(league=id(host)),
+        cleanup=_cleanup,
+        solver=generate(),
+        scorer=game_result(max_fallback_rate=max_fallback_rate),
+        metrics=_metrics(max_fallback_rate),
+    )
 
 
 def _conversation(transcript: Any) -> list[ChatMessage]:
@@ -265,9 +480,11 @@ def _write_game(
     players: Sequence[str],
     lines: list[DecisionLine],
     t0: float,
-    history: str,
+    history: str | None,
+    kind: str = "model",
 ) -> None:
-    """One finished sample as a league game: its file and its ``games.jsonl`` line."""
+    """One finished sample as a league game: its file and its ``games.jsonl`` line (the seat of
+    ``meta`` is of ``kind``: ``model``, the harness's model seat, or ``inspect``, a solver)."""
     seat = meta["seat"]
     names = default_names(meta["seats"])
     ident = {
@@ -279,7 +496,7 @@ def _write_game(
         "deal": meta["deal"],
         "rotation": 0,
     }
-    kinds = ["model" if i == seat else "bot" for i in range(len(players))]
+    kinds = [kind if i == seat else "bot" for i in range(len(players))]
     start = GameStart(
         **ident,
         seating=[
@@ -287,17 +504,15 @@ def _write_game(
                 seat=i,
                 player=p,
                 kind=kinds[i],  # type: ignore[arg-type]
-                model=p if kinds[i] == "model" else None,
+                model=p if i == seat else None,
                 name=names[i],
-                history=history if kinds[i] == "model" else None,
+                history=history if i == seat else None,
             )
             for i, p in enumerate(players)
         ],
     )
     outcomes = [
-        seat_outcome(
-            game, i, p, kinds[i], p if kinds[i] == "model" else None, result.stats[i], lines
-        )
+        seat_outcome(game, i, p, kinds[i], p if i == seat else None, result.stats[i], lines)
         for i, p in enumerate(players)
     ]
     end, record = end_records(ident, game, len(lines), outcomes, time.monotonic() - t0, result.void)
@@ -424,10 +639,10 @@ def game_result(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Any:
     of ``league report``), and the flag when its fallback share passes ``max_fallback_rate``."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        r = state.metadata["result"]
+        r = state.metadata.get("result") or await _solver_result(state)
         counts = counts_from_json(r["counts"])
         flag = fallback_flag(counts, max_fallback_rate)
-        explanation = state.output.completion + (f"; FLAG: {flag}" if flag else "")
+        explanation = _outcome_line(state.metadata, r) + (f"; FLAG: {flag}" if flag else "")
         return Score(
             value={
                 "win": 1 if r["win"] else 0,

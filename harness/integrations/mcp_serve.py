@@ -18,11 +18,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from harness.agents.mcp_seat import McpChannel
-from harness.league.game_play import GameOutput
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped
 
 from .mcp_tools import build_server
+from .seat_channel import attach, game_result
 
 __all__ = ["ServeOutcome", "game_result", "serve"]
 
@@ -36,44 +35,6 @@ class ServeOutcome:
     started: bool = False  # a client called a tool and the run began
     error: Exception | None = None  # LeagueStopped / LeagueInterrupted of the run
     disconnected: bool = False  # the client left before the run's end
-
-
-def game_result(out: GameOutput, player: str) -> dict[str, Any] | None:
-    """What ``player``'s seat may know at the end of ``out``'s game: its own outcome and the
-    winning side (the other seats' roles are not included)."""
-    rec = out.record
-    mine = [o for o in rec.seat_outcomes if o.player == player]
-    if not mine:
-        return None
-    o = mine[0]
-    return {
-        "game_id": rec.game_id,
-        "seat": o.seat,
-        "role": o.role,
-        "won": o.won,
-        "alive": o.alive,
-        "winning_side": rec.winning_side,
-        "rounds": rec.rounds,
-        "void": rec.void,
-        "decisions": o.decisions,
-        "fallbacks": sum(o.fallbacks.values()),
-    }
-
-
-def attach(runner: LeagueRunner, player: str) -> McpChannel:
-    """The channel of ``player``'s seat in ``runner``'s games."""
-    total = sum(player in spec.lineup for spec in runner.todo)
-    channel = McpChannel(player, games_total=total)
-    assert runner.model_seats is not None, "a run with an MCP player has seated players"
-    runner.model_seats.agents.mcp_channels[player] = channel
-
-    def on_game(out: GameOutput) -> None:
-        result = game_result(out, player)
-        if result is not None:
-            channel.game_over(out.record.game_id, result)
-
-    runner.game_listeners.append(on_game)
-    return channel
 
 
 def bind(host: str, port: int) -> socket.socket:

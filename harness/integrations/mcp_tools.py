@@ -7,7 +7,9 @@
   seat's outcome, once) or ``finished``.
 * ``wait_for_decision(timeout_s)`` — the same status, as soon as there is something to do (a
   decision, a game's end, the run's end), or after ``timeout_s`` (at most 60) with ``waiting``.
-* ``choose(option_id, reasoning?, decision_index?)`` — answer the pending decision.
+* ``choose(option_id, reasoning?, decision_index?, input_tokens?, output_tokens?, cost_usd?,
+  model?)`` — answer the pending decision, with what it cost the client (optional: the usage flows
+  into the run's spend ledger and caps like a Python agent's).
 
 Each result has the Markdown for a model to read as its text and the status as structured content.
 A refused choice (unknown option id, no pending decision, a stale ``decision_index``, reasoning
@@ -23,7 +25,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from harness.agents.agent_protocol import MAX_ID_CHARS, MAX_REASONING_CHARS, PROTOCOL_VERSION
+from harness.agents.agent_protocol import (
+    MAX_COST_USD,
+    MAX_ID_CHARS,
+    MAX_MODEL_CHARS,
+    MAX_REASONING_CHARS,
+    MAX_TOKENS,
+    PROTOCOL_VERSION,
+)
 from harness.agents.mcp_seat import MAX_WAIT_S, ChoiceRefused, McpChannel
 from harness.views.render import environment
 
@@ -80,12 +89,28 @@ def build_server(channel: McpChannel, name: str = "bangarena") -> MCPServer[Any]
         option_id: Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)],
         reasoning: Annotated[str | None, Field(max_length=MAX_REASONING_CHARS)] = None,
         decision_index: Annotated[int | None, Field(ge=1)] = None,
+        input_tokens: Annotated[int | None, Field(ge=0, le=MAX_TOKENS)] = None,
+        output_tokens: Annotated[int | None, Field(ge=0, le=MAX_TOKENS)] = None,
+        cost_usd: Annotated[float | None, Field(ge=0, le=MAX_COST_USD)] = None,
+        model: Annotated[str | None, Field(max_length=MAX_MODEL_CHARS)] = None,
     ) -> CallToolResult:
         """Answer the pending decision with one of its option ids (exactly as listed), with
         an optional short reasoning. Give decision_index to make sure the answer goes to the
-        decision you read."""
+        decision you read. Optionally report what deciding cost you since your previous
+        accepted choice (input_tokens, output_tokens, cost_usd, model): it is counted in the
+        run's spending and its caps."""
+        usage = {
+            k: v
+            for k, v in (
+                ("input_tokens", input_tokens),
+                ("output_tokens", output_tokens),
+                ("cost_usd", cost_usd),
+                ("model", model),
+            )
+            if v is not None
+        }
         try:
-            return _result(channel.choose(option_id, reasoning, decision_index))
+            return _result(channel.choose(option_id, reasoning, decision_index, usage))
         except ChoiceRefused as e:
             raise ToolError(str(e)) from None
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AgentSeats", "check_agent_fields", "check_agent_players", "check_mcp_players"]
 
-EXTERNAL_KINDS = ("agent", "remote", "mcp")
+EXTERNAL_KINDS = ("agent", "remote", "mcp", "inspect")
 ANSWERED = (None, "unparseable", "illegal_option", "oversized")
 
 
@@ -74,27 +74,38 @@ def check_agent_players(config: LeagueConfig) -> None:
                 raise ConfigError(f"player {p.name}: options do not fit {p.agent}: {e}") from None
 
 
-def check_mcp_players(config: LeagueConfig, served: str | None = None) -> None:
+def check_mcp_players(
+    config: LeagueConfig, served: str | None = None, solver: str | None = None
+) -> None:
     """A :class:`ConfigError` unless every ``kind: mcp`` player is ``served`` (the player
-    ``bangarena mcp`` serves), and that player sits at most once in every game."""
+    ``bangarena mcp`` serves) and every ``kind: inspect`` player is ``solver`` (the player the
+    Inspect task's solver plays), and each of them sits at most once in every game."""
     for p in config.players:
         if p.kind == "mcp" and p.name != served:
             raise ConfigError(
                 f"player {p.name} is an MCP client's seat: serve it with "
                 f"'bangarena mcp CONFIG --player {p.name}' (one MCP player per run)"
             )
-    if served is None:
-        return
-    if config.player(served).kind != "mcp":
-        raise ConfigError(f"player {served} is of kind {config.player(served).kind!r}, not 'mcp'")
-    from .schedule import build_schedule
-
-    for spec in build_schedule(config):
-        if spec.lineup.count(served) > 1:
+        if p.kind == "inspect" and p.name != solver:
             raise ConfigError(
-                f"game {spec.game_id} seats {served} {spec.lineup.count(served)} times: an MCP "
-                "client drives one seat, so list at least as many players as a table has seats"
+                f"player {p.name} is an Inspect solver's seat: run 'inspect eval "
+                f"harness/integrations/inspect_task.py -T config=CONFIG -T player={p.name}'"
             )
+    for player, kind, who in ((served, "mcp", "an MCP client"), (solver, "inspect", "a solver")):
+        if player is None:
+            continue
+        if config.player(player).kind != kind:
+            raise ConfigError(
+                f"player {player} is of kind {config.player(player).kind!r}, not {kind!r}"
+            )
+        from .schedule import build_schedule
+
+        for spec in build_schedule(config):
+            if spec.lineup.count(player) > 1:
+                raise ConfigError(
+                    f"game {spec.game_id} seats {player} {spec.lineup.count(player)} times: "
+                    f"{who} drives one seat, so list at least as many players as a table has seats"
+                )
 
 
 class AgentSeats:
@@ -112,7 +123,9 @@ class AgentSeats:
         self.players = {p.name: p for p in config.players if p.kind in EXTERNAL_KINDS}
         self._factories: dict[str, Callable[..., Any]] = {}
         self._clients: dict[str, RemoteClient] = {}
-        self.mcp_channels: dict[str, McpChannel] = {}  # player -> its client's channel
+        self.mcp_channels: dict[
+            str, McpChannel
+        ] = {}  # player -> its client's (or solver's) channel
 
     def __contains__(self, player: object) -> bool:
         return player in self.players
@@ -126,9 +139,9 @@ class AgentSeats:
                 except AgentPathError as e:
                     raise ConfigError(f"player {p.name}: {e}") from None
             return PythonBackend(self._factories[p.name], p.options)
-        if p.kind == "mcp":
+        if p.kind in ("mcp", "inspect"):
             if p.name not in self.mcp_channels:
-                raise ConfigError(f"player {p.name} is an MCP client's seat: run 'bangarena mcp'")
+                raise ConfigError(f"player {p.name} is a {p.kind} seat that nothing drives")
             return McpBackend(self.mcp_channels[p.name])
         assert p.url is not None
         if p.name not in self._clients:

@@ -1,7 +1,7 @@
 """League configuration (``configs/*.yaml``), validated by pydantic.
 
 Errors name the offending field and the allowed values, in one line:
-``config field players.1.kind: Input should be 'model', 'bot', 'random', 'agent', 'remote' or 'mcp'``.
+``config field players.1.kind: Input should be 'model', 'bot', 'random', 'agent', 'remote', 'mcp' or 'inspect'``.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ class _Strict(BaseModel):
 
 # Players whose seats decide outside the harness's own code, under the decision timer, with
 # recorded decisions, usage and fallbacks: language models and external agents.
-SEATED_KINDS = ("model", "agent", "remote", "mcp")
+SEATED_KINDS = ("model", "agent", "remote", "mcp", "inspect")
 
 
 class PlayerConfig(_Strict):
     name: str = Field(min_length=1, max_length=64)
-    kind: Literal["model", "bot", "random", "agent", "remote", "mcp"]
+    kind: Literal["model", "bot", "random", "agent", "remote", "mcp", "inspect"]
     model: ModelSpec | None = None
     locale: Locale | None = None  # a model or agent seat's language; the league's when unset
     # kind agent: "package.module:factory", called with ``options`` as keyword arguments
@@ -67,8 +67,8 @@ class PlayerConfig(_Strict):
             return f"agent/{self.agent}"
         if self.kind == "remote":
             return f"remote/{self.url}"
-        if self.kind == "mcp":
-            return f"mcp/{self.name}"
+        if self.kind in ("mcp", "inspect"):
+            return f"{self.kind}/{self.name}"
         return None
 
 
@@ -134,6 +134,9 @@ class LeagueConfig(_Strict):
     # and a run whose share of void games passes ``max_void_share`` (exit code 3).
     max_fallback_rate: float = Field(default=0.05, ge=0, le=1)
     max_void_share: float = Field(default=0.05, ge=0, le=1)
+    # Table talk (RULES.md §10, docs/signals.md): model seats may add one table signal to an
+    # answer and read every seat's signals in their feed; rule bots ignore them.
+    signals: bool = False
 
     _unique_names = field_validator("players")(unique_player_names)
 

@@ -21,6 +21,7 @@ from harness.agents.decision_record import INVALID_KINDS, sum_reported
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import FallbackReason
 from harness.agents.table import Recorded, ReplayMismatch, SeatStats, Table
+from harness.agents.table_signals import TableSignals
 from harness.engine import Game, SeatView
 from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, SeatOutcome
@@ -201,6 +202,7 @@ async def play_scheduled(
         autopilots=autopilots,
         on_decision=on_decision,
         max_model_fallbacks=config.max_consecutive_fallbacks,
+        signals=TableSignals(spec.seats) if config.signals else None,
     )
     if prior:
         assert events is not None

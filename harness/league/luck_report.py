@@ -35,12 +35,29 @@ def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.Da
     none."""
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
+    return scored_table(with_luck(run_dir, seats, compute))
+
+
+def with_luck(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+    """The seats of ``run_dir`` (``game_id``, ``seats``, ``mode``, ``seat``, ``player``,
+    ``role``, ``won``) with their luck-adjusted score in ``adjusted`` (computed and stored when
+    missing, unless ``compute=False``: then ``LookupError``)."""
     lines = run_luck(run_dir, compute=compute)
     missing = set(seats["game_id"]) - set(lines)
     if missing:
         raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")
     df = seats[["game_id", "seats", "mode", "seat", "player", "role", "won"]].copy()
     df["adjusted"] = [lines[g].adjusted[s] for g, s in zip(df["game_id"], df["seat"], strict=True)]
+    return df
+
+
+def scored_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The table for seats that carry their luck-adjusted score (columns ``game_id``, ``seats``,
+    ``mode``, ``seat``, ``player``, ``role``, ``won``, ``adjusted``), e.g. seats pooled over
+    several runs; base rates are those of these seats."""
+    if df.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    df = df.copy()
     df["won"] = df["won"].astype(float)
     rows = []
     for (player, role), part in df.groupby(["player", "role"], sort=True):
@@ -49,7 +66,7 @@ def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.Da
         adj, alo, ahi, ase = _ci(part["adjusted"], part["game_id"])
         _, _, _, rse = _ci(part["won"], part["game_id"])
         rows.append([player, role, n, k / n, lo, hi, adj, alo, ahi, ase, rse])
-    base = base_rates(seats)[["seats", "mode", "role", "base_rate"]]
+    base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
     df = df.merge(base, on=["seats", "mode", "role"], how="left")
     for player, part in df.groupby("player", sort=True):
         raw, rlo, rhi, rse = _ci(part["won"] - part["base_rate"], part["game_id"])

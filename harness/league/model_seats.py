@@ -191,6 +191,7 @@ class ModelSeats:
             self.config.locale_of(player),
             system_prompt_sink=self.store.add_system_prompt,
             provider=self._provider(player),
+            signals=self.config.signals,
         )
 
     async def aclose(self) -> None:

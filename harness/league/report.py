@@ -44,7 +44,11 @@ from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
 from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
+from .move_report import move_table
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
+from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
+from .signal_report import TITLE as SIGNALS_TITLE
+from .signal_report import claim_effect_table, signal_table, talk_line, talk_setting
 from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, load_run, rates, role_adjusted, win_rates
 from .stats_basic import wilson
@@ -62,7 +66,7 @@ __all__ = [
 
 REPORT_DIR = "report"
 TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend",
-          "compactions")  # fmt: skip
+          "compactions", "signals", "claim_effect")  # fmt: skip
 NOT_VALID = "not valid"
 
 
@@ -91,8 +95,14 @@ class Report:
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
     # luck-adjusted scores per player × role (harness.league.luck_report); empty unless asked
     luck: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # move analysis per player × role (harness.league.move_report); empty unless analysed
+    moves: pd.DataFrame = field(default_factory=pd.DataFrame)
     # history compactions per model player and locale (harness.league.compactions)
     compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # table talk (harness.league.signal_report): whether it was on, and its metrics
+    talk: str = ""
+    signals: pd.DataFrame = field(default_factory=pd.DataFrame)
+    claim_effect: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -212,7 +222,11 @@ def build_report(
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
         luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
+        moves=_mark(move_table(str(data.run_dir)), flags),
         compactions=compaction_table(data.run_dir, data.records, config),
+        talk=talk_line(data.run_dir),
+        signals=_mark(signal_table(data.run_dir), flags),
+        claim_effect=claim_effect_table(data.run_dir),
     )
 
 
@@ -383,6 +397,24 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("luck-adjusted", _valid(_with_interval(_pct, "adjusted", "adj_lo", "adj_hi")), None),
         ],
     ),
+    "moves": (
+        "Move analysis by player × role (bangarena analyze; docs/analysis.md): win probability "
+        "lost per decision, blunder rate and accuracy (0-100); 95% CI, normal approx., "
+        "clustered by game",
+        [
+            ("player", "player", _text),
+            ("role", "role", _text),
+            ("games", "games", _int),
+            ("decisions", "decisions", _int),
+            ("lost/decision", _valid(_with_interval(_num(3), "loss", "loss_lo", "loss_hi")), None),
+            (
+                "blunders",
+                _valid(_with_interval(_pct, "blunder_rate", "blunder_lo", "blunder_hi")),
+                None,
+            ),
+            ("accuracy", _valid(_with_interval(_num(1), "accuracy", "acc_lo", "acc_hi")), None),
+        ],
+    ),
     "ratings": (
         "Ratings (openskill Plackett-Luce, team matches in game order; bootstrap 95% CI)",
         [
@@ -478,6 +510,46 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("flag", "flag", _text),
         ],
     ),
+    "signals": (
+        SIGNALS_TITLE,
+        [
+            ("player", "player", _text),
+            ("role", "role", _text),
+            ("seats", "seat_games", _int),
+            ("claims", "claims", _int),
+            ("honest", _with_interval(_pct, "honest", "honest_lo", "honest_hi"), None),
+            ("as deputy", "as_deputy", _int),
+            ("as raider", "as_raider", _int),
+            ("as loner", "as_loner", _int),
+            ("marks", "marks", _int),
+            ("accurate", _with_interval(_pct, "accurate", "accurate_lo", "accurate_hi"), None),
+            ("reactions", "reactions", _int),
+            ("refused", "refused", _int),
+        ],
+    ),
+    "claim_effect": (
+        CLAIM_EFFECT_TITLE,
+        [
+            ("player", "player", _text),
+            ("claimed", "claimed", _text),
+            ("claims", "claims", _int),
+            ("attacks before", "before", _num(2)),
+            ("after", "after", _num(2)),
+            ("change", _with_interval(_num(2), "change", "change_lo", "change_hi"), None),
+            ("no claim", _with_interval(_num(2), "no_claim", "no_claim_lo", "no_claim_hi"), None),
+            ("marks after", "marks_after", _int),
+            (
+                "agree before",
+                _with_interval(_pct, "agree_before", "agree_before_lo", "agree_before_hi"),
+                None,
+            ),
+            (
+                "agree after",
+                _with_interval(_pct, "agree_after", "agree_after_lo", "agree_after_hi"),
+                None,
+            ),
+        ],
+    ),
     "base_rates": (
         "Base win rate of each role (all players) by table size and mode",
         [
@@ -490,8 +562,8 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
 }
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
-SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
-         "compactions", "base_rates")  # fmt: skip
+SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "moves", "ratings", "rates", "model_calls",
+         "spend", "compactions", "signals", "claim_effect", "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -501,10 +573,13 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
             if not report.has_models:
                 continue
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
-        elif name in ("spend", "luck", "compactions") and getattr(report, name).empty:
+        elif (
+            name in ("spend", "luck", "moves", "compactions", "signals", "claim_effect")
+            and getattr(report, name).empty
+        ):
             continue
-        elif name == "luck":
-            df = report.luck
+        elif name in ("luck", "moves"):
+            df = getattr(report, name)
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -559,6 +634,8 @@ def print_report(report: Report, console: Any = None) -> None:
     console = console if console is not None else Console()
     console.print(f"[bold]{escape(_headline(report))}[/bold]")
     console.print(f"run folder: {escape(str(report.run_dir))}")
+    if report.talk:
+        console.print(escape(report.talk))
     for line in _checks(report):
         style = "bold red" if line.startswith("FLAG") else "yellow"
         console.print(f"[{style}]{escape(line)}[/{style}]")
@@ -595,6 +672,8 @@ def markdown(report: Report) -> str:
         f"{report.last_finished}); rating intervals from {report.bootstrap} bootstrap resamples "
         "of the games."
     )
+    if report.talk:
+        parts += ["", _md_escape(report.talk)]
     checks = _checks(report)
     if checks:
         parts += ["", "## Run checks", ""]
@@ -626,16 +705,24 @@ def _write(path: Path, text: str) -> None:
 
 def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
     """Write ``<run>/report/``: ``summary.csv``, one CSV per table (raw numbers; undefined values
-    are empty cells), ``flags.csv`` (kind, player, message of every flag) and ``report.md``;
+    are empty cells), ``flags.csv`` (kind, player, message of every flag), ``settings.csv`` (the
+    run's table-talk setting: ``on``, ``off`` or ``people``) and ``report.md``;
     return the folder."""
     out = Path(run_dir if run_dir is not None else report.run_dir) / REPORT_DIR
     out.mkdir(parents=True, exist_ok=True)
     for name, df in report.tables().items():
         _write(out / f"{name}.csv", df.to_csv(index=False))
     _write(out / "flags.csv", report.flags_table().to_csv(index=False))
+    talk = talk_setting(report.run_dir)
+    _write(
+        out / "settings.csv",
+        pd.DataFrame([{"setting": "signals", "value": talk}]).to_csv(index=False),
+    )
     if not report.locales.empty:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
     if not report.luck.empty:
         _write(out / "luck.csv", report.luck.to_csv(index=False))
+    if not report.moves.empty:
+        _write(out / "moves.csv", report.moves.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

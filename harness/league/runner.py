@@ -35,8 +35,10 @@ from harness.agents.deadline import watch_loop
 from harness.agents.decision_record import ANSWERED_KINDS
 from harness.agents.seat import FatalSeatError
 from harness.records import DecisionLine, GameRecord, GameStart, RunStore
+from harness.records.rules_version import write_rules_version
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
+from harness.views.rules_doc import RULES_VERSION
 
 from .config import SEATED_KINDS, LeagueConfig, parse_config
 from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled, played_before
@@ -49,6 +51,7 @@ CONFIG_FILE = "config.json"
 RESULT_FIELDS = (
     "name", "players", "tables", "games_per_table", "base_seed", "paired", "shuffle_names",
     "locale", "decision_seconds", "fallback", "retry_budget", "max_consecutive_fallbacks",
+    "signals",
 )  # fmt: skip
 
 
@@ -132,6 +135,7 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
         tmp = cfg_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(resolved, indent=1, ensure_ascii=False) + "\n", "utf-8")
         os.replace(tmp, cfg_path)
+        write_rules_version(run_dir, RULES_VERSION)  # what `leaderboard` compares between runs
     store.prepare()
     return store
 

@@ -38,7 +38,7 @@ class SeatPlayer(BaseModel):
     seat: int
     player: str  # the league player (config name)
     # human: a person at the web table; agent, remote, mcp: an external agent (harness.agents)
-    kind: Literal["model", "bot", "random", "human", "agent", "remote", "mcp"]
+    kind: Literal["model", "bot", "random", "human", "agent", "remote", "mcp", "inspect"]
     model: str | None = None  # provider/model for model seats
     name: str  # the name shown at the table
     history: str | None = None  # a model seat's history policy (conversation, log, since_last)

@@ -93,7 +93,37 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         "base": base,
         "locales": locales,
         "luck": _luck_rows(run_dir, seats),
+        "moves": _move_rows(run_dir),
+        **_talk(run_dir),
     }
+
+
+def _talk(run_dir: str | Path) -> dict[str, Any]:
+    """Table talk (:mod:`harness.league.signal_report`): ``talk`` (on, off or people) and the
+    rows of its two tables."""
+    from harness.league.signal_report import claim_effect_table, signal_table, talk_setting
+
+    talk = talk_setting(run_dir)
+
+    def rows(df: Any) -> list[dict[str, Any]]:
+        return [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+                for r in df.to_dict("records")]  # fmt: skip
+
+    return {
+        "talk": talk,
+        "signals": rows(signal_table(run_dir)),
+        "claim_effect": rows(claim_effect_table(run_dir)),
+    }
+
+
+def _move_rows(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The move-analysis table when ``bangarena analyze`` stored analyses; otherwise none."""
+    from harness.league.move_report import move_table
+
+    return [
+        {k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+        for r in move_table(str(run_dir)).to_dict("records")
+    ]
 
 
 def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:

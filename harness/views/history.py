@@ -18,6 +18,10 @@ the seat saw) and builds the messages of each request:
 * ``since_last``: one user message with the game message, the table, the events the current view
   carries (those since the seat's previous decision) and the options.
 
+Table signals (a league with ``signals: true``) are public events that the table hands the seat
+with :meth:`Transcript.hear` before the view they precede; the transcript puts each one in the
+feed after the engine events that came before it, so every policy narrates them in game order.
+
 The system prompt is the same for every seat (rules and answer format) and is not part of the
 list :meth:`Transcript.turn` returns; :meth:`Transcript.request` adds it first.
 """
@@ -91,12 +95,16 @@ class Transcript:
         self.compactions = 0
         self.compacted = False  # whether the latest turn restarted the conversation
         self._turn: _Turn | None = None
+        self.signals: list[dict[str, Any]] = []  # every table signal heard, in order
+        self._unplaced: list[dict[str, Any]] = []  # heard, not yet in ``events``
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Transcript:
         """A copy with its own history that shares the (stateless) prompt builder."""
         twin = copy.copy(self)
         twin.events = list(self.events)
         twin.history = list(self.history)
+        twin.signals = list(self.signals)
+        twin._unplaced = list(self._unplaced)
         twin._counted = dict(self._counted)
         return twin
 
@@ -106,8 +114,45 @@ class Transcript:
         """Take in the events of a view the seat got (overlaps with earlier views are skipped)."""
         first = view.event_count - len(view.events)
         skip = max(0, self._seen - first)
-        self.events.extend(view.events[skip:])
+        if self._unplaced:
+            self.events.extend(self._with_signals(view.events[skip:], first + skip, self._unplaced))
+            self._unplaced = [s for s in self._unplaced if s["at"] > view.event_count]
+        else:
+            self.events.extend(view.events[skip:])
         self._seen = max(self._seen, view.event_count)
+
+    def hear(self, signals: Sequence[dict[str, Any]]) -> None:
+        """Public table signals (``{"t": "signal", ..., "at": <engine events before it>}``) sent
+        since the seat's previous view; they enter the feed with the next :meth:`observe`."""
+        self.signals.extend(signals)
+        self._unplaced.extend(signals)
+
+    def _feed_of(self, view: SeatView) -> Sequence[dict[str, Any]]:
+        """The events ``view`` carries with the signals heard among them (``since_last``)."""
+        if not self.signals:
+            return view.events
+        first = view.event_count - len(view.events)
+        inside = [s for s in self.signals if first <= s["at"] <= view.event_count]
+        return self._with_signals(view.events, first, inside)
+
+    @staticmethod
+    def _with_signals(
+        events: Sequence[dict[str, Any]], first: int, signals: Sequence[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """``events`` (game events ``first``, ``first + 1``, ...) with each signal placed after
+        the events logged before it (signals up to the last event's end only)."""
+        out: list[dict[str, Any]] = []
+        pending = sorted(
+            (s for s in signals if s["at"] <= first + len(events)), key=lambda s: s["at"]
+        )
+        k = 0
+        for i, event in enumerate(events):
+            while k < len(pending) and pending[k]["at"] <= first + i:
+                out.append(pending[k])
+                k += 1
+            out.append(event)
+        out.extend(pending[k:])
+        return out
 
     def system(self, view: Any = None) -> str:
         return self.builder.system_prompt()
@@ -168,7 +213,10 @@ class Transcript:
         else:
             note = self._take_fallback_note()
             text = self.builder.user_message(
-                view, feed=self.builder.feed_lines(view.events), game=True, previous_fallback=note
+                view,
+                feed=self.builder.feed_lines(self._feed_of(view)),
+                game=True,
+                previous_fallback=note,
             )
             turn = _Turn([], self._user(text), len(self.events), False, note)
         self._turn = turn

@@ -32,13 +32,14 @@ def rules_text(locale: str) -> str:
     return path.read_text(encoding="utf-8").rstrip("\n")
 
 
-@lru_cache(maxsize=8)
-def system_prompt_text(locale: str) -> str:
-    """The system prompt of every seat in ``locale``: rules and answer format, nothing else."""
+@lru_cache(maxsize=16)
+def system_prompt_text(locale: str, signals: bool = False) -> str:
+    """The system prompt of every seat in ``locale``: rules and answer format, nothing else;
+    with ``signals`` also the format of table signals (a league with ``signals: true``)."""
     return (
         environment()
         .get_template(f"system.{locale}.j2")
-        .render(rules=rules_text(locale))
+        .render(rules=rules_text(locale), signals=signals)
         .rstrip("\n")
     )
 
@@ -46,14 +47,15 @@ def system_prompt_text(locale: str) -> str:
 class PromptBuilder:
     """Builds a seat's prompt texts.  ``names`` are the seat names shown to the model."""
 
-    def __init__(self, names: Sequence[str], locale: str = "en") -> None:
+    def __init__(self, names: Sequence[str], locale: str = "en", *, signals: bool = False) -> None:
         self.names = list(names)
         self.locale = locale
+        self.signals = signals  # the seat may send table signals (the system prompt says how)
         self.narrator = Narrator(self.names, locale)
 
     def system_prompt(self, view: SeatView | None = None) -> str:
         """Identical for every seat and game in this locale (``view`` is not used)."""
-        return system_prompt_text(self.locale)
+        return system_prompt_text(self.locale, self.signals)
 
     def game_message(self, view: SeatView) -> str:
         """Your seat, role, goal, intel at the deal and the players: fixed for the whole game."""

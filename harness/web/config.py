@@ -91,8 +91,13 @@ class WebConfig(BaseModel):
 
     def model_players(self) -> dict[str, PlayerConfig]:
         """The players the host can seat besides bots: models and external agents (an MCP
-        client drives its seat through ``bangarena mcp``, not at a web table)."""
-        return {p.name: p for p in self.players if p.kind in SEATED_KINDS and p.kind != "mcp"}
+        client drives its seat through ``bangarena mcp`` and an Inspect solver through the
+        Inspect task, not at a web table)."""
+        return {
+            p.name: p
+            for p in self.players
+            if p.kind in SEATED_KINDS and p.kind not in ("mcp", "inspect")
+        }
 
     def league_config(self, decision_seconds: float) -> LeagueConfig:
         """The league view of these players, for the league's shared model-seat factory (one

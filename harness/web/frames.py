@@ -80,6 +80,7 @@ def over_frame(
                 "role": s.role,
                 "role_name": role_name(s.role, locale),
                 "team": TEAM_OF[s.role],
+                "character": s.character,
                 "character_name": character_name(s.character, locale),
                 "alive": s.alive,
                 "won": s.index in game.winners,

@@ -23,10 +23,11 @@ from harness.league.game_play import decision_line
 from harness.league.ledger import current_game
 from harness.records import DecisionLine
 
+from .match_stats import player_stats
 from .seats import WebSeat
 from .signals import SignalBoard
 
-RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp"]
+RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp", "inspect"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ class Match:
         """Per seat: who played it and how (for the game-over screen)."""
         out = []
         assert self.result is not None
+        counted = player_stats(self.game.events, self.game.n)
         for i, st in enumerate(self.result.stats):
             out.append(
                 {
@@ -130,6 +132,7 @@ class Match:
                     "decisions": st.decisions,
                     "fallbacks": sum(st.fallbacks.values()),
                     "seconds": round(st.latency_s, 1),
+                    "stats": counted[i].as_dict(),
                 }
             )
         return out

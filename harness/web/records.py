@@ -10,30 +10,17 @@ the bot (autopilot) keeps its player, and the bot's moves are recorded as fallba
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 from harness.league.game_play import end_records, seat_outcome
-from harness.records import RECORD_SCHEMA_VERSION, GameRecord, GameStart, RunStore
+from harness.records import GameRecord, GameStart, RunStore
 from harness.records.models import SeatPlayer
+from harness.records.signals import SIGNALS_FILE, GameSignals, read_signals
 from harness.records.store import _append_line
 
 from .match import Match
-from .signals import SignalRecord
 
-SIGNALS_FILE = "signals.jsonl"
-
-
-class GameSignals(BaseModel):
-    """One line of ``signals.jsonl``: every signal of one game, in order."""
-
-    model_config = ConfigDict(extra="forbid")
-    schema_version: int = RECORD_SCHEMA_VERSION
-    kind: Literal["signals"] = "signals"
-    game_id: str
-    signals: list[SignalRecord]
+__all__ = ["SIGNALS_FILE", "GameSignals", "read_signals", "write_match"]
 
 
 def write_match(store: RunStore, run: str, match: Match, duration_s: float) -> GameRecord:
@@ -62,16 +49,3 @@ def write_match(store: RunStore, run: str, match: Match, duration_s: float) -> G
         _append_line(store.root / SIGNALS_FILE, line.model_dump_json())
     store.write_game(start, match.decisions, end, record)
     return record
-
-
-def read_signals(run_dir: Path) -> dict[str, GameSignals]:
-    """The signals of every game of a run folder, by game id."""
-    path = Path(run_dir) / SIGNALS_FILE
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            g = GameSignals.model_validate_json(line)
-            out[g.game_id] = g
-    return out

@@ -3,9 +3,11 @@
 Role claims ("I am a Deputy / Raider / Loner", bluffing allowed), marks ("I think X is …", shown
 above X's portrait) and reactions.  A person may send at most one signal per
 :data:`MIN_INTERVAL_S` and :data:`MAX_PER_MATCH` per match; claims and marks only while alive,
-reactions also after elimination.  Signals go to people and spectators only: the board is server
-state that no :class:`~harness.agents.base.Agent` is ever given, so bots and model seats neither
-see nor send them.  Every accepted signal is kept for the game's record.
+reactions also after elimination (the rules shared with model seats:
+:func:`harness.agents.table_signals.check_signal`).  Signals go to people and spectators only: the
+board is server state that no :class:`~harness.agents.base.Agent` is ever given, so bots and model
+seats at the web table neither see nor send them.  Every accepted signal is kept for the game's
+record (:mod:`harness.records.signals`).
 """
 
 from __future__ import annotations
@@ -15,33 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from harness.agents.table_signals import MAX_PER_MATCH, SignalRefused, check_signal
+from harness.records.signals import SignalRecord
+
+__all__ = ["MAX_PER_MATCH", "MIN_INTERVAL_S", "SignalBoard", "SignalRecord", "SignalRefused"]
 
 MIN_INTERVAL_S = 1.2
-MAX_PER_MATCH = 60
-
-
-class SignalRecord(BaseModel):
-    """One accepted signal as recorded with the game."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    index: int  # 1-based, in the order accepted
-    seat: int
-    kind: str  # claim | mark | react
-    role: str | None = None
-    target: int | None = None
-    reaction: str | None = None
-    event_index: int  # engine events before the signal
-    t: float  # seconds since the game started
-
-
-class SignalRefused(ValueError):
-    """A signal that breaks a rule; ``code`` is a stable word."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass
@@ -79,21 +60,10 @@ class SignalBoard:
         last = self._last.get(seat)
         if last is not None and now - last < MIN_INTERVAL_S:
             raise SignalRefused("signal_too_fast", f"at most one signal every {MIN_INTERVAL_S:g} s")
-        if kind in ("claim", "mark") and not alive:
-            raise SignalRefused("eliminated", "claims and marks only while you are in the game")
-        if kind == "claim":
-            if role is None or target is not None or reaction is not None:
-                raise SignalRefused("bad_signal", "a claim names a role and nothing else")
-        elif kind == "mark":
-            if role is None or target is None or reaction is not None:
-                raise SignalRefused("bad_signal", "a mark names a player and a role")
-            if not 0 <= target < self.n_seats or target == seat:
-                raise SignalRefused("bad_signal", "a mark names another player at the table")
-            if not target_alive:
-                raise SignalRefused("bad_signal", "that player is out of the game")
-        else:
-            if reaction is None or role is not None or target is not None:
-                raise SignalRefused("bad_signal", "a reaction names a reaction and nothing else")
+        check_signal(
+            seat, kind, n_seats=self.n_seats, alive=alive, sent=self._count.get(seat, 0),
+            role=role, target=target, reaction=reaction, target_alive=target_alive,
+        )  # fmt: skip
         self._last[seat] = now
         self._count[seat] = self._count.get(seat, 0) + 1
         rec = SignalRecord(

@@ -48,6 +48,7 @@ class Answer:
     choice: str | None = None
     reason: str | None = None
     reasoning: str | None = None  # emitted as reasoning_content / a thinking block
+    signal: dict[str, Any] | None = None  # a table signal added to the answer object
 
 
 @dataclass(frozen=True)
@@ -392,6 +393,8 @@ def answer_payload(
     payload: dict[str, Any] = {"choice": choice}
     if behaviour.reason is not None:
         payload["reason"] = behaviour.reason
+    if isinstance(behaviour, Answer) and behaviour.signal is not None:
+        payload["signal"] = behaviour.signal
     return payload
 
 

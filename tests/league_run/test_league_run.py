@@ -48,7 +48,7 @@ def test_quickstart_config_is_valid_and_keyless() -> None:
     [
         (
             {"players": [{"name": "x", "kind": "robot"}]},
-            "players.0.kind: Input should be 'model', 'bot', 'random', 'agent', 'remote' or 'mcp'",
+            "players.0.kind: Input should be 'model', 'bot', 'random', 'agent', 'remote', 'mcp' or 'inspect'",
         ),
         ({"tables": [{"seats": [9]}]}, "tables.0.seats: seat counts must be 4..8"),
         ({"tables": [{"seats": [5], "modes": ["chaos"]}]}, "tables.0.modes.0"),

@@ -26,19 +26,21 @@ def check_seat_outputs(
     account: Account | None = None,
     upto: int | None = None,
     names: Sequence[str] | None = None,
+    said: Mapping[int, set[str]] | None = None,
 ) -> list[str]:
     """Leaks in ``outputs`` (label → anything :func:`tests.noleak.scan.find_leaks` reads) given to
     ``seat`` when ``game`` had logged ``upto`` events (default: all of them, i.e. now).
 
     ``account`` is brought up to date with ``game`` (or built) — pass the same one between calls
-    to avoid re-reading the log.  Each leak line starts with the output's label."""
+    to avoid re-reading the log.  Each leak line starts with the output's label.  ``said``: the
+    roles table signals said aloud about each seat by then (:func:`tests.noleak.scan.find_leaks`)."""
     account = Account.from_game(game) if account is None else account.update(game)
     upto = len(game.events) if upto is None else upto
     out: list[str] = []
     for label, obj in outputs.items():
         out.extend(
             f"[seat {seat} @ event {upto}] {label}: {leak}"
-            for leak in find_leaks(obj, seat, upto, account, game, names=names)
+            for leak in find_leaks(obj, seat, upto, account, game, names=names, said=said)
         )
     return out
 

@@ -143,8 +143,10 @@ class _Scanner:
         account: Account,
         game: Game,
         names: Sequence[str] | None,
+        said: Mapping[int, set[str]] | None = None,
     ) -> None:
         self.seat = seat
+        self.said = said or {}
         self.game = game
         self.upto = upto
         self.account = account
@@ -166,7 +168,7 @@ class _Scanner:
         return "the spectator" if self.seat == SPECTATOR else f"seat {self.seat}"
 
     def role_allowed(self, j: int, role: str) -> bool:
-        if self.roles.get(j) == role:
+        if self.roles.get(j) == role or role in self.said.get(j, ()):
             return True
         team = self.teams.get(j)
         return team is not None and role in TEAM_ROLES[team]
@@ -347,11 +349,14 @@ def find_leaks(
     *,
     names: Sequence[str] | None = None,
     where: str = "",
+    said: Mapping[int, set[str]] | None = None,
 ) -> list[str]:
     """Every card identity and hidden role in ``obj`` that ``seat`` may not know after
     ``upto_event`` events, one line each (see the module docstring).  ``names`` are the seat names
-    the text uses (default: :func:`harness.views.names.default_names`)."""
-    scanner = _Scanner(seat, upto_event, account, game, names)
+    the text uses (default: :func:`harness.views.names.default_names`).  ``said`` are the roles
+    table signals said aloud about each seat by then (a claim about the sender, a mark about its
+    target): what a seat chose to say is public, whether or not it is true."""
+    scanner = _Scanner(seat, upto_event, account, game, names, said)
     scanner.value(obj, where)
     return scanner.leaks
 

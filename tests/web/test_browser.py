@@ -175,7 +175,7 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             # Game over: winners, every role revealed, a per-player summary.
             assert "Game over" in ann.inner_text("#over-headline")
             assert "Игра окончена" in bob.inner_text("#over h2")
-            rows = ann.locator("#over-players tr")
+            rows = ann.locator("#over-players tbody tr")
             assert rows.count() == 5
             game = room.match.game  # type: ignore[union-attr]
             from harness.views.names import role_name

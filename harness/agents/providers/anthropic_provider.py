@@ -79,7 +79,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
             {
                 "name": TOOL_NAME,
                 "description": tool_description(req.answer_shape),
-                "input_schema": answer_schema(req.option_ids, req.answer_shape),
+                "input_schema": answer_schema(req.option_ids, req.answer_shape, req.signals),
             }
         ]
         # Extended thinking forbids forcing a tool; "auto" is the strongest choice allowed then.
@@ -92,7 +92,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
         output_config = dict(extra_body.pop("output_config", None) or {})
         output_config["format"] = {
             "type": "json_schema",
-            "schema": answer_schema(req.option_ids, req.answer_shape),
+            "schema": answer_schema(req.option_ids, req.answer_shape, req.signals),
         }
         extra_body["output_config"] = output_config
     elif mode != "text":

@@ -72,6 +72,7 @@ class ProviderRequest:
     params: dict[str, Any] = field(default_factory=dict)
     timeout: float = 60.0
     answer_shape: AnswerShape = "one"
+    signals: bool = False  # the answer may carry one table signal (``signal_schema``)
 
 
 @dataclass
@@ -152,12 +153,39 @@ def tool_description(shape: AnswerShape = "one") -> str:
     return SET_TOOL_DESCRIPTION if shape == "set" else TOOL_DESCRIPTION
 
 
-def answer_schema(option_ids: Sequence[str], shape: AnswerShape = "one") -> dict[str, Any]:
+def signal_schema() -> dict[str, Any]:
+    """JSON schema of the optional ``signal`` of an answer (table talk, RULES.md §10): ``null``
+    or ``{"kind": claim|mark|react, "role", "target" (a player's name), "reaction"}``; the
+    fields a kind does not use are ``null``."""
+    from ..table_signals import CLAIM_ROLES, REACTIONS, SIGNAL_KINDS
+
+    def one_of(words: Sequence[str]) -> dict[str, Any]:
+        return {"type": ["string", "null"], "enum": [*words, None]}
+
+    fields = {
+        "kind": {"type": "string", "enum": list(SIGNAL_KINDS)},
+        "role": one_of(CLAIM_ROLES),
+        "target": {"type": ["string", "null"]},
+        "reaction": one_of(REACTIONS),
+    }
+    signal = {
+        "type": "object",
+        "properties": fields,
+        "required": list(fields),
+        "additionalProperties": False,
+    }
+    return {"anyOf": [signal, {"type": "null"}]}
+
+
+def answer_schema(
+    option_ids: Sequence[str], shape: AnswerShape = "one", signals: bool = False
+) -> dict[str, Any]:
     """JSON schema of the answer object; ``choice`` is an enum of ``option_ids`` (``shape``
     ``"set"``: ``answer`` is an array of them).
 
     Both properties are listed as required (OpenAI strict mode demands it) but ``reason`` may be
-    ``null``, so the reason stays optional in substance.
+    ``null``, so the reason stays optional in substance.  With ``signals`` the object also has a
+    ``signal`` (:func:`signal_schema`), required in the same way and ``null`` for none.
     """
     if not option_ids:
         raise ValueError("answer_schema needs at least one option id")
@@ -165,10 +193,13 @@ def answer_schema(option_ids: Sequence[str], shape: AnswerShape = "one") -> dict
     key, value = (
         ("answer", {"type": "array", "items": item}) if shape == "set" else ("choice", item)
     )
+    properties: dict[str, Any] = {key: value, "reason": {"type": ["string", "null"]}}
+    if signals:
+        properties["signal"] = signal_schema()
     return {
         "type": "object",
-        "properties": {key: value, "reason": {"type": ["string", "null"]}},
-        "required": [key, "reason"],
+        "properties": properties,
+        "required": list(properties),
         "additionalProperties": False,
     }
 
@@ -180,11 +211,15 @@ def _gbnf_literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def answer_grammar(option_ids: Sequence[str], shape: AnswerShape = "one") -> str:
+def answer_grammar(
+    option_ids: Sequence[str], shape: AnswerShape = "one", signals: bool = False
+) -> str:
     """GBNF grammar (llama.cpp) accepting exactly the answer object for ``option_ids``.
 
     ``{"choice": "<id>"}`` (``shape`` ``"set"``: ``{"answer": ["<id>", ...]}`` with at most as many
-    ids as there are options) optionally followed by ``, "reason": "<at most 300 chars>"``.
+    ids as there are options) optionally followed by ``, "reason": "<at most 300 chars>"``; with
+    ``signals`` then optionally by ``, "signal": {"kind": ..., ...}`` (:func:`signal_schema`'s
+    object, its unused fields left out).
     """
     if not option_ids:
         raise ValueError("answer_grammar needs at least one option id")
@@ -194,15 +229,39 @@ def answer_grammar(option_ids: Sequence[str], shape: AnswerShape = "one") -> str
         value = f'"\\"answer\\"" ws ":" ws "[" ws ( choice{more} )? ws "]"'
     else:
         value = '"\\"choice\\"" ws ":" ws choice'
+    signal = ' ( ws "," ws "\\"signal\\"" ws ":" ws signal )?' if signals else ""
     return "\n".join(
         [
-            f'root ::= "{{" ws {value} ( ws "," ws "\\"reason\\"" ws ":" ws reason )? ws "}}"',
+            f'root ::= "{{" ws {value} ( ws "," ws "\\"reason\\"" ws ":" ws reason )?{signal} ws "}}"',
             f"choice ::= {choices}",
             f'reason ::= "\\"" char{{0,{REASON_MAX_CHARS}}} "\\""',
             'char ::= [^"\\\\\\x7F\\x00-\\x1F] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
             "ws ::= [ \\t\\n]{0,4}",
+            *(_signal_rules() if signals else []),
         ]
     )
+
+
+def _signal_rules() -> list[str]:
+    """The GBNF rules of the optional ``signal`` object (:func:`answer_grammar`)."""
+    from ..table_signals import CLAIM_ROLES, REACTIONS, SIGNAL_KINDS
+
+    def words(items: Sequence[str]) -> str:
+        return " | ".join(_gbnf_literal(json.dumps(w)) for w in items)
+
+    def field(name: str, rule: str) -> str:
+        return f'( ws "," ws "\\"{name}\\"" ws ":" ws {rule} )?'
+
+    fields = " ".join(
+        field(n, r) for n, r in (("role", "role"), ("target", "name"), ("reaction", "reaction"))
+    )
+    return [
+        f'signal ::= "{{" ws "\\"kind\\"" ws ":" ws kind {fields} ws "}}"',
+        f"kind ::= {words(SIGNAL_KINDS)}",
+        f"role ::= {words(CLAIM_ROLES)}",
+        f"reaction ::= {words(REACTIONS)}",
+        'name ::= "\\"" char{1,64} "\\""',
+    ]
 
 
 def resolve_api_key(env_name: str, *, required: bool, provider: str) -> str | None:

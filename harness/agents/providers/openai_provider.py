@@ -74,7 +74,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
     }
     mode = req.answer_mode
     if mode != "text":
-        schema = answer_schema(req.option_ids, req.answer_shape)
+        schema = answer_schema(req.option_ids, req.answer_shape, req.signals)
         if mode == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -83,7 +83,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
         elif mode == "json_object":
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
         elif mode == "grammar":
-            extra_body["grammar"] = answer_grammar(req.option_ids, req.answer_shape)
+            extra_body["grammar"] = answer_grammar(req.option_ids, req.answer_shape, req.signals)
         elif mode == "tool":
             kwargs["tools"] = [
                 {

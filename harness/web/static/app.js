@@ -77,11 +77,11 @@ function onFrame(f) {
       render();
       break;
     case "view":
-      if (f.reset) { $("feed").replaceChildren(); S.check = null; S.over = null; $("over").open && $("over").close(); }
+      if (f.reset) { $("feed").replaceChildren(); $("options").shownKey = ""; S.check = null; S.over = null; $("over").open && $("over").close(); }
       S.ctx = f.ctx; S.decision = f.decision; S.ask = f.ask;
       S.timer = f.timer ? {...f.timer, at: performance.now()} : null;
-      if (f.check) S.check = f.check;
-      for (const line of f.ctx.feed) $("feed").append(el("li", {text: line}));
+      if (f.check && !f.reset) showCheck(f.check);
+      for (const line of f.ctx.feed) $("feed").append(el("li", {}, ...ART.withIcons(line)));
       $("feed").scrollTop = $("feed").scrollHeight;
       if (f.ask) notifyTurn();
       render();
@@ -190,18 +190,27 @@ function fillStartSelects() {
   if (S.room) $("speed").value = S.room.speed;
   const box = $("reactions");
   if (!box.childElementCount) {
-    for (const [id, emoji] of Object.entries(m.reactions)) {
-      box.append(el("button", {class: "react", "data-reaction": id, text: emoji,
-        onclick: () => send({type: "signal", kind: "react", reaction: id})}));
+    for (const id of Object.keys(m.reactions)) {
+      box.append(el("button", {class: "react", "data-reaction": id, title: id, "aria-label": id,
+        onclick: () => send({type: "signal", kind: "react", reaction: id})}, ART.reaction(id)));
     }
   }
 }
 
-function badge(seat) {
-  if (seat.kind === "person") return `👤 ${t("person")}` + (seat.autopilot ? ` · ${t("on_autopilot")}` : "") + (seat.connected === false ? ` · ${t("offline")}` : "");
-  if (seat.kind === "bot") return `🤖 ${t("bot")}`;
-  if (seat.kind === "model") return `🧠 ${seat.model}`;
+function badgeText(seat) {
+  if (seat.kind === "person") return t("person") + (seat.autopilot ? ` · ${t("on_autopilot")}` : "") + (seat.connected === false ? ` · ${t("offline")}` : "");
+  if (seat.kind === "bot") return t("bot");
+  if (seat.kind === "model") return seat.model;
   return t("free");
+}
+// Who plays a seat: the kind's icon (drawn, no emoji font needed) and its words.
+// (A fragment: the icon and the words go straight into the cell or badge that shows them.)
+function badge(seat) {
+  const kind = {person: "person", bot: "bot", model: "model"}[seat.kind];
+  const out = document.createDocumentFragment();
+  if (kind) out.append(ART.icon(kind));
+  out.append(badgeText(seat));
+  return out;
 }
 
 function renderLobby() {
@@ -216,8 +225,8 @@ function renderLobby() {
     const tools = el("td", {class: "tools"});
     if (r.is_host && s.seat !== r.you) {
       if (s.kind === "empty") {
-        const pick = el("select", {class: "pick"}, el("option", {value: "bot", text: `🤖 ${t("bot")}`}),
-          ...r.models.map((m) => el("option", {value: m.player, text: `🧠 ${m.player} (${m.model})`})));
+        const pick = el("select", {class: "pick"}, el("option", {value: "bot", text: t("bot")}),
+          ...r.models.map((m) => el("option", {value: m.player, text: `${t("model")}: ${m.player} (${m.model})`})));
         tools.append(pick, el("button", {class: "seat-bot", text: t("seat_bot"),
           onclick: () => send({type: "seat_bot", seat: s.seat, player: pick.value})}));
       } else {
@@ -231,7 +240,7 @@ function renderLobby() {
     const notes = [s.seat === r.host ? t("host") : null, s.seat === r.you ? t("you") : null].filter(Boolean).join(t("list_sep"));
     body.append(el("tr", {"data-seat": s.seat},
       el("td", {text: tf("seat", {n: s.seat + 1})}), el("td", {class: "name", text: who}),
-      el("td", {class: "kind", text: badge(s)}), el("td", {class: "muted", text: notes}), tools));
+      el("td", {class: "kind"}, badge(s)), el("td", {class: "muted", text: notes}), tools));
   }
   $("btn-fill").hidden = $("btn-start").hidden = !r.is_host;
   $("lobby-note").textContent = r.is_host ? "" : t("waiting_host");
@@ -240,7 +249,7 @@ function renderLobby() {
 function statusLine(ctx) {
   const tb = ctx.table;
   const parts = [el("span", {text: tf("round", {n: tb.round})})];
-  if (tb.high_noon) parts.push(el("span", {class: "noon", text: ` · ☀ ${t("high_noon")}`}));
+  if (tb.high_noon) parts.push(el("span", {class: "noon"}, " · ", ART.icon("sun"), t("high_noon")));
   parts.push(el("span", {text: ` · ${t("turn")}: ${tb.turn_name}`}));
   const d = ctx.decision;
   if (d && d.seat !== tb.turn) parts.push(el("span", {class: "resp", text: ` · ${t("response")} · ${d.name}`}));
@@ -258,13 +267,7 @@ function renderTable() {
   renderRing(ctx, r);
   const tb = ctx.table;
   $("pile").textContent = `${t("deck")}: ${tb.deck} · ${t("discard")}: ${tb.discard}${tb.discard_top ? " · " + tb.discard_top : ""}`;
-  const cc = $("check-card");
-  if (S.check) {
-    cc.hidden = false;
-    const who = ctx.seats[S.check.seat] ? ctx.seats[S.check.seat].name : "";
-    cc.replaceChildren(el("small", {text: `${t("check")} · ${who}`}),
-      document.createTextNode(S.check.label || (S.check.coin ? t("coin_ok") : t("coin_bad"))));
-  } else cc.hidden = true;
+  renderCheck(ctx);
   // The decision: its header for everyone, the options only to the person asked.
   const d = ctx.decision;
   $("decision").hidden = !d;
@@ -273,56 +276,121 @@ function renderTable() {
     // Headers of one's own decisions speak to the decider ("Your turn: …"); others see who decides.
     const own = d.yours || d.kind.startsWith("respond");
     $("decision-header").textContent = own ? d.header : `${d.name} · ${t("deciding")}`;
-    $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
-      onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
-  }
+    // Rebuilt only for a new decision (or language), so a click is not lost to a redraw.
+    const shown = JSON.stringify([S.decision, S.ask, S.ask ? d.options : null]);
+    if ($("options").shownKey !== shown) {
+      $("options").shownKey = shown;
+      $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
+        onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
+    }
+  } else $("options").shownKey = "";
   $("hand-box").hidden = !ctx.you;
-  $("hand").replaceChildren(...ctx.hand.map((c) => el("div", {class: "card", title: c.effect}, el("b", {text: c.label}), c.effect)));
+  renderHand(ctx.hand);
   const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
   $("signals").hidden = !seated;
   $("btn-watch-back").hidden = seated;
   for (const b of document.querySelectorAll("#signals .claim")) b.disabled = !(ctx.you && ctx.you.alive);
 }
 
+// The ring of seats is built once per table and then updated in place: a seat's box stays the
+// same element (its click handler with it), and its contents are rebuilt only when what it shows
+// changes, so a click on a portrait is never lost to a redraw.
 function renderRing(ctx, r) {
   const ring = $("ring");
-  for (const old of ring.querySelectorAll(".seat")) old.remove();
   const n = ctx.seats.length, me = ctx.you ? ctx.you.seat : 0;
+  ring.dataset.seats = String(n);
   const d = ctx.decision;
   const marks = (S.board && S.board.marks) || [], claims = (S.board && S.board.claims) || [];
+  const keep = new Set(ctx.seats.map((s) => String(s.seat)));
+  for (const old of ring.querySelectorAll(".seat")) if (!keep.has(old.dataset.seat)) old.remove();
   for (const s of ctx.seats) {
     const k = (s.seat - me + n) % n;
     const a = Math.PI / 2 + (2 * Math.PI * k) / n;
-    const x = 50 + 40 * Math.cos(a), y = 50 + 38 * Math.sin(a);
-    const meta = r.seats[s.seat] || {};
-    const cls = ["seat", s.you ? "me" : "", s.seat === ctx.table.turn ? "turn" : "", d && d.seat === s.seat ? "deciding" : "", s.alive ? "" : "dead"].join(" ");
-    const box = el("div", {class: cls, "data-seat": s.seat, style: `left:${x}%;top:${y}%`});
-    const onMe = marks.filter((m) => m.target === s.seat);
-    if (onMe.length) box.append(el("div", {class: "marks"}, ...onMe.map((m) => el("span", {text: `${ctx.seats[m.seat].name}: ${t("claim_" + m.role)}`}))));
-    box.append(el("div", {class: "who"}, el("span", {class: "nm", text: s.name}), el("span", {class: "badge", text: badge(meta)})));
-    box.append(el("div", {class: "char", text: s.character_name}), el("div", {class: "ability", title: s.ability, text: s.ability}));
-    const stats = el("div", {class: "stats"},
-      el("span", {class: "hp", title: "♥", text: `♥ ${s.hp}/${s.max_hp}`}),
-      el("span", {class: "cards", title: t("hand_cards"), text: `🂠 ${s.hand}`}));
-    if (s.distance !== null) stats.append(el("span", {class: "dist", title: t("distance"), text: `↔ ${s.distance}`}));
-    stats.append(el("span", {title: t("range"), text: `🎯 ${s.range}`}));
-    if (s.stars) stats.append(el("span", {class: "stars", title: s.upgrade_names.join(", "), text: "★".repeat(s.stars)}));
-    box.append(stats);
-    const inPlay = [s.weapon, ...s.in_play].filter(Boolean);
-    if (inPlay.length) box.append(el("div", {class: "play", text: inPlay.join(" · ")}));
-    if (s.role_name) box.append(el("div", {class: "role", text: s.role_name + (s.alive ? "" : ` · ${t("eliminated")}`)}));
-    const claim = claims.find((c) => c.seat === s.seat);
-    if (claim) box.append(el("div", {class: "claimed muted", text: `${t("claims")}: ${t("claim_" + claim.role)}`}));
-    if (S.bubbles[s.seat]) box.append(el("div", {class: "bubble", text: S.bubbles[s.seat]}));
-    if (S.timer && S.timer.seat === s.seat) box.append(el("div", {class: "timer", text: "…"}));
-    if (r.is_host && meta.kind === "person" && s.seat !== r.you && r.state === "playing") {
-      box.append(el("button", {class: "autopilot", text: meta.autopilot ? t("autopilot_off") : t("autopilot_on"),
-        onclick: (ev) => { ev.stopPropagation(); send({type: "autopilot", seat: s.seat, on: !meta.autopilot}); }}));
+    const x = 50 + 40 * Math.cos(a), y = 50 + 39 * Math.sin(a);
+    let box = ring.querySelector(`.seat[data-seat="${s.seat}"]`);
+    if (!box) {
+      box = el("div", {"data-seat": s.seat});
+      box.addEventListener("click", () => {
+        const now = S.ctx && S.ctx.seats.find((x) => x.seat === s.seat);
+        if (now) openMark(now);
+      });
+      ring.append(box);
     }
-    box.addEventListener("click", () => openMark(s));
-    ring.append(box);
+    box.className = ["seat", s.you ? "me" : "", s.seat === ctx.table.turn ? "turn" : "", d && d.seat === s.seat ? "deciding" : "", s.alive ? "" : "dead"].join(" ").trim();
+    box.style.left = `${x}%`;
+    box.style.top = `${y}%`;
+    box.style.order = String(k === 0 ? n : k);
+    const meta = r.seats[s.seat] || {};
+    const onMe = marks.filter((m) => m.target === s.seat).map((m) => [m.seat, m.role]);
+    const claim = claims.find((c) => c.seat === s.seat);
+    const host = r.is_host && meta.kind === "person" && s.seat !== r.you && r.state === "playing" && s.alive;
+    const shown = JSON.stringify([s, meta.kind, meta.model, meta.autopilot, meta.connected, onMe, claim ? claim.role : null,
+      S.bubbles[s.seat] || null, S.timer && S.timer.seat === s.seat, host, S.locale]);
+    if (box.shownKey === shown) continue;
+    box.shownKey = shown;
+    box.replaceChildren(...seatContents(ctx, s, meta, onMe, claim, host));
   }
   tickTimer();
+}
+
+function seatContents(ctx, s, meta, onMe, claim, host) {
+  const out = [];
+  if (onMe.length) out.push(el("div", {class: "marks"}, ...onMe.map(([by, role]) => el("span", {text: `${ctx.seats[by].name}: ${t("claim_" + role)}`}))));
+  out.push(el("div", {class: "head"}, ART.portrait(s.character, s.character_name),
+    el("div", {class: "idn"},
+      el("div", {class: "who"}, el("span", {class: "nm", text: s.name}), el("span", {class: "badge"}, badge(meta))),
+      el("div", {class: "char", text: s.character_name}))));
+  out.push(el("div", {class: "ability", text: s.ability}));
+  const stat = (cls, title, iconName, text) => el("span", {class: cls, title}, ART.icon(iconName), text);
+  const stats = el("div", {class: "stats"},
+    stat("hp", "♥", "heart", `${s.hp}/${s.max_hp}`), stat("cards", t("hand_cards"), "cards", String(s.hand)));
+  if (s.distance !== null) stats.append(stat("dist", t("distance"), "distance", String(s.distance)));
+  stats.append(stat("range", t("range"), "range", String(s.range)));
+  if (s.stars) stats.append(el("span", {class: "stars", title: s.upgrade_names.join(", ")}, ...Array.from({length: s.stars}, () => ART.icon("star"))));
+  out.push(stats);
+  const inPlay = [s.weapon, ...s.in_play].filter(Boolean);
+  if (inPlay.length) out.push(el("div", {class: "play", text: inPlay.join(" · ")}));
+  if (s.role_name) out.push(el("div", {class: "role", text: s.role_name + (s.alive ? "" : ` · ${t("eliminated")}`)}));
+  if (claim) out.push(el("div", {class: "claimed muted", text: `${t("claims")}: ${t("claim_" + claim.role)}`}));
+  if (S.bubbles[s.seat]) out.push(el("div", {class: "bubble"}, ART.reaction(S.bubbles[s.seat])));
+  if (S.timer && S.timer.seat === s.seat) out.push(el("div", {class: "timer", text: "…"}));
+  if (host) {
+    out.push(el("button", {class: "autopilot", text: S.room.seats[s.seat].autopilot ? t("autopilot_off") : t("autopilot_on"),
+      onclick: (ev) => { ev.stopPropagation(); send({type: "autopilot", seat: s.seat, on: !S.room.seats[s.seat].autopilot}); }}));
+  }
+  return out;
+}
+
+// Your hand: one card face per card (name, rank and suit, a pictogram, the effect in full).
+function renderHand(hand) {
+  const box = $("hand");
+  const shown = JSON.stringify(hand);
+  if (box.shownKey === shown) return;
+  box.shownKey = shown;
+  box.replaceChildren(...hand.map((c) => {
+    const face = ART.cardFace(c.card, c.label, c.effect);
+    face.classList.add("card");
+    face.title = c.effect;
+    return face;
+  }));
+}
+
+// The check card (or Cover coin) in the centre: shown when its check happens, cleared a moment
+// later so it never stands for a later check.
+const CHECK_SHOWN_MS = 3500;
+function showCheck(check) {
+  S.check = check;
+  clearTimeout(showCheck.timer);
+  showCheck.timer = setTimeout(() => { if (S.check === check) { S.check = null; if (S.ctx) renderCheck(S.ctx); } }, CHECK_SHOWN_MS);
+}
+function renderCheck(ctx) {
+  const cc = $("check-card");
+  if (!S.check) { cc.hidden = true; cc.replaceChildren(); return; }
+  cc.hidden = false;
+  const who = ctx.seats[S.check.seat] ? ctx.seats[S.check.seat].name : "";
+  const what = S.check.label ? ART.cardFace(S.check.card, S.check.label)
+    : el("div", {class: "coin", text: S.check.coin ? t("coin_ok") : t("coin_bad")});
+  cc.replaceChildren(el("small", {text: `${t("check")} · ${who}`}), what);
 }
 
 function tickTimer() {
@@ -344,22 +412,28 @@ function openMark(s) {
 }
 function onSignal(sig) {
   if (sig.kind === "react") {
-    S.bubbles[sig.seat] = S.meta ? S.meta.reactions[sig.reaction] : sig.reaction;
-    setTimeout(() => { delete S.bubbles[sig.seat]; if (S.ctx) renderTable(); }, 4000);
+    const id = sig.reaction;
+    S.bubbles[sig.seat] = id;
+    setTimeout(() => { if (S.bubbles[sig.seat] === id) delete S.bubbles[sig.seat]; if (S.ctx) renderTable(); }, 4000);
   }
 }
 
 // ------------------------------------------------------------------ game over
+const OVER_STATS = ["shots", "hits", "dealt", "taken", "heals", "played", "eliminations"];
 function showOver() {
   const f = S.over;
   $("over-headline").textContent = f.headline;
+  const heads = ["col_result", "col_player", "col_role", "col_character", "stars", "col_played_by", "col_decisions",
+    ...OVER_STATS.map((k) => "st_" + k)];
+  $("over-players").tHead.replaceChildren(el("tr", {}, ...heads.map((k) => el("th", {scope: "col", "data-col": k, text: t(k)}))));
   const body = $("over-players").tBodies[0];
   body.replaceChildren(...f.players.map((p) => el("tr", {class: p.won ? "won" : ""},
-    el("td", {text: p.won ? `★ ${t("won")}` : t("lost")}), el("td", {text: p.name}),
-    el("td", {class: "role", text: p.role_name}), el("td", {text: p.character_name}),
-    el("td", {text: "★".repeat(p.stars) || "—"}),
-    el("td", {text: p.kind === "person" ? `👤 ${t("person")}` : p.kind === "model" ? `🧠 ${p.player}` : `🤖 ${t("bot")}`}),
-    el("td", {text: `${p.decisions} ${t("summary_decisions")}, ${p.fallbacks} ${t("summary_fallbacks")}`}))));
+    el("td", {}, p.won ? ART.icon("star") : null, p.won ? t("won") : t("lost")), el("td", {text: p.name}),
+    el("td", {class: "role", text: p.role_name}), el("td", {class: "character"}, ART.portrait(p.character, p.character_name), p.character_name),
+    el("td", {title: (p.upgrade_names || []).join(", ")}, ...(p.stars ? Array.from({length: p.stars}, () => ART.icon("star")) : ["—"])),
+    el("td", {}, badge({kind: p.kind, model: p.player})),
+    el("td", {text: `${p.decisions} (${p.fallbacks} ${t("summary_fallbacks")})`}),
+    ...OVER_STATS.map((k) => el("td", {class: "num", "data-stat": k, text: String(p.stats ? p.stats[k] : "—")})))));
   $("btn-again").hidden = !(S.room && S.room.is_host);
   if (!$("over").open) $("over").showModal();
 }
@@ -371,9 +445,10 @@ async function openLibrary(tab) {
   tab = tab || "cards";
   if (tab === "rules") body.replaceChildren(el("pre", {text: lib.rules}));
   else if (tab === "cards") body.replaceChildren(el("table", {}, el("tbody", {}, ...lib.cards.map((c) =>
-    el("tr", {}, el("td", {}, el("b", {text: c.name})), el("td", {text: `×${c.copies}`}), el("td", {text: c.effect}))))));
+    el("tr", {"data-card": c.id}, el("td", {}, ART.pictogram(c.id)), el("td", {}, el("b", {text: c.name})), el("td", {text: `×${c.copies}`}), el("td", {text: c.effect}))))));
   else body.replaceChildren(el("table", {}, el("tbody", {}, ...lib.characters.map((c) =>
-    el("tr", {}, el("td", {}, el("b", {text: c.name})), el("td", {text: `♥ ${c.hp}`}), el("td", {text: c.ability}))))));
+    el("tr", {"data-character": c.id}, el("td", {}, ART.portrait(c.id, c.name)), el("td", {}, el("b", {text: c.name})),
+      el("td", {class: "hp"}, ART.icon("heart"), String(c.hp)), el("td", {text: c.ability}))))));
   body.dataset.tab = tab;
   if (!$("library").open) $("library").showModal();
 }
@@ -399,6 +474,7 @@ function playerName() {
   return name;
 }
 function wire() {
+  for (const e of document.querySelectorAll("[data-icon]")) e.replaceChildren(ART.icon(e.dataset.icon));
   $("start-form").addEventListener("submit", (ev) => ev.preventDefault());
   // any button of the start screen clears the last notice (removed, replaced, left)
   $("start").addEventListener("click", (ev) => { if (ev.target.tagName === "BUTTON") notice(""); }, true);

@@ -1,0 +1,92 @@
+"""``bangarena leaderboard RUN... [--out DIR]`` — one table across runs: the comparable runs
+pooled (:mod:`harness.league.pool`; the others left out with the reason) into raw and
+luck-adjusted scores and ratings per player × role (:mod:`harness.report.leaderboard`), printed
+and written to ``DIR/leaderboard.csv`` and ``DIR/leaderboard.html``.  Bad input: one line,
+exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+from .errors import CliError
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError("must be at least 0")
+    return v
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "leaderboard",
+        help="one table of raw and luck-adjusted scores and ratings across comparable runs",
+        description="Pools the runs that share the first run's rules version, modes, seat counts "
+        "and history policy (and says which it left out and why) into one table per player × "
+        "role; a player is the same across runs only when its spec is. Writes "
+        "DIR/leaderboard.csv and DIR/leaderboard.html.",
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run folders; the first is the reference")
+    p.add_argument("--out", default="leaderboard", help="folder for leaderboard.csv and .html")
+    p.add_argument(
+        "--bootstrap", type=_count, default=200, help="bootstrap resamples for rating intervals"
+    )
+    p.add_argument("--seed", type=int, default=20240601, help="bootstrap seed")
+    p.set_defaults(func=run)
+
+
+def _ci(v: float, lo: float, hi: float) -> str:
+    if math.isnan(v):
+        return "–"
+    if math.isnan(lo):
+        return f"{v:.3f}"
+    return f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.league.pool import pool_runs
+    from harness.records.store import RecordError
+    from harness.report.leaderboard import leaderboard_table, save
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out} is not a folder")
+    try:
+        pool = pool_runs(args.runs)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    table = leaderboard_table(pool, bootstrap=args.bootstrap, seed=args.seed)
+    try:
+        csv_path, html_path = save(pool, table, out)
+    except OSError as e:
+        raise CliError(f"cannot write {out}: {e.strerror}") from None
+    k = pool.key
+    print(
+        f"leaderboard: {pool.seats['game_id'].nunique()} games from {len(pool.runs)} runs "
+        f"({', '.join(pool.runs)}); rules version {k.rules_version}, modes "
+        f"{', '.join(k.modes)}, seats {', '.join(map(str, k.seats))}"
+        + (f", history {', '.join(k.history)}" if k.history else "")
+    )
+    for run_dir, reason in pool.left_out:
+        print(f"  left out {run_dir}: {reason}")
+    for note in pool.notes:
+        print(f"  note: {note}")
+    print(
+        f"  {'player':<18}{'role':<21}{'n':>6}  {'raw [95% CI]':<26}{'adjusted [95% CI]':<26}"
+        f"{'rating μ [95% CI]'}"
+    )
+    for r in table.itertuples(index=False):
+        rating = "" if math.isnan(r.mu) else f"{r.mu:.1f} [{r.mu_lo:.1f}, {r.mu_hi:.1f}]"
+        print(
+            f"  {r.player:<18}{r.role:<21}{r.seat_games:>6}  {_ci(r.raw, r.raw_lo, r.raw_hi):<26}"
+            f"{_ci(r.adjusted, r.adj_lo, r.adj_hi):<26}{rating}"
+        )
+    print(f"  wrote {csv_path} and {html_path}")
+    return 0

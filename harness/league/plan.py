@@ -1,0 +1,465 @@
+"""Planning a league (``bangarena plan``): the games needed to detect a difference of a given
+size between two players in a role, raw and luck-adjusted, and what those games cost.
+
+**Sample size.**  Two players A and B in one role, each with ``n`` independent seat-games, scores
+with standard deviation ``σ`` per seat-game (a win indicator, or its luck-adjusted score).  A
+two-sided test at level ``α`` detects a true difference ``δ`` with probability ``power`` when
+
+    n = 2 · (z₁₋α/₂ + z_power)² · σ² / δ²     seat-games per player and role (unpaired)
+
+(normal approximation to the difference of two means).  With the variance bench's figures the
+spread is that of the per-deal *difference* ``σ_d`` of two agents playing the same deals at the
+same seat (paired, duplicate deals), and ``n = (z₁₋α/₂ + z_power)² · σ_d² / δ²`` deals — the same
+formula with ``σ² = σ_d² / 2``.  A paired schedule's positive correlation only lowers the variance
+of a difference, so the unpaired figure from a pilot is conservative for paired leagues.
+
+**Where the spread comes from.**  ``--from RUN``: per role, the pooled within-player SD of the
+pilot's seat-game results and of their luck-adjusted scores (computed and stored beside the run
+when missing, as ``league report --luck`` does): deviations from each player's own mean in that
+role, ``N − P`` degrees of freedom, so differences between the pilot's players do not count as
+noise.  The role-adjusted row uses the result minus the role's base rate at that table size and
+mode.  A role with no degree of freedom, or in which every player always won or always lost
+(no spread seen), takes the SD over all the pilot's seats, and says so.  Without a pilot: the variance bench's figures
+(``analysis/data/variance_bench.json``), measured on rule bots — one SD for every role.
+
+**From seat-games to games.**  The config's schedule (seat counts, modes, rotation, players) is
+built for ``games_per_table = g``; a player at a seat of a ``k``-seat table in ``mode`` holds role
+``r`` with probability ``composition(k, mode)[r] / k`` (roles are dealt at random).  The plan is
+the smallest ``g`` at which *every* player's expected seat-games reach ``n`` in every role the
+schedule deals (and, for the role-adjusted row, over all its seats).
+
+**Cost.**  Model calls per model seat per game and tokens per call come from the pilot's model
+seats (the same ``provider/model`` when it played, else all its model seats).  Without model seats
+in the pilot, the caller may pass each player's usage measured on its prompts
+(``bangarena plan`` does: :mod:`harness.cli.plan_usage`, input tokens only); else decisions with
+more than one option per seat per game are counted on rule-bot playouts of the config's tables
+(``DEFAULT_PLAYOUTS`` per table) at one call per decision, and tokens are not estimated.
+Dollars need a price (the model's ``price`` or LiteLLM's map); without measured output tokens
+they are the input's cost alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from harness.engine.roles import composition
+
+from .config import LeagueConfig, PlayerConfig
+from .luck_report import ROLE_ADJUSTED, with_luck
+from .schedule import build_schedule
+from .stats import ROLE_ORDER, base_rates, load_run
+
+BENCH_FILE = "variance_bench.json"
+DEFAULT_PLAYOUTS = 12  # rule-bot games per table for the default decisions per seat
+PLAYOUT_SEED = 50_000_000
+EXACT_LIMIT = 4_000  # games per table built exactly; beyond, the per-game rate is extrapolated
+
+
+class PlanError(ValueError):
+    """Input the plan cannot use (one-line message)."""
+
+
+def z(p: float) -> float:
+    return NormalDist().inv_cdf(p)
+
+
+def seat_games_needed(sd: float, delta: float, alpha: float, power: float) -> float:
+    """``2 · (z₁₋α/₂ + z_power)² · sd² / delta²`` seat-games per player (unpaired, two-sided)."""
+    return 2.0 * (z(1 - alpha / 2) + z(power)) ** 2 * sd * sd / (delta * delta)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The SD of one seat-game's score in ``role``, raw and luck-adjusted (``paired``: the SD of
+    a paired per-deal difference, the bench's figure)."""
+
+    role: str
+    sd_raw: float
+    sd_adjusted: float
+    seat_games: int  # seat-games the SDs were computed from (0: not from this run)
+    note: str = ""
+    paired: bool = False
+
+    def needed(self, delta: float, alpha: float, power: float, adjusted: bool) -> float:
+        sd = self.sd_adjusted if adjusted else self.sd_raw
+        if self.paired:
+            return seat_games_needed(sd / math.sqrt(2.0), delta, alpha, power)
+        return seat_games_needed(sd, delta, alpha, power)
+
+
+@dataclass
+class Usage:
+    """Model calls per model seat per game and tokens per call, with where they came from."""
+
+    calls_per_seat_game: float
+    input_per_call: float | None = None
+    cached_per_call: float | None = None
+    output_per_call: float | None = None
+    source: str = ""
+
+
+@dataclass
+class Source:
+    kind: str  # "pilot" or "bench"
+    text: str
+    spreads: dict[str, Spread]
+    usage: dict[str, Usage] = field(default_factory=dict)  # by provider/model label; "" = any
+
+
+def _sd(x: pd.Series, players: pd.Series) -> float:
+    """The pooled within-player SD of ``x``: deviations from each player's own mean, ``N − P``
+    degrees of freedom (NaN when there are none) — the spread of one player's score, without
+    the differences between players."""
+    resid = x - x.groupby(players.to_numpy()).transform("mean")
+    dof = len(x) - players.nunique()
+    return math.sqrt(float((resid**2).sum()) / dof) if dof > 0 else math.nan
+
+
+def pilot_source(run_dir: str | Path) -> Source:
+    """The spreads and model usage of a finished run (luck computed when missing)."""
+    data = load_run(run_dir)
+    seats = data.seats
+    if seats.empty:
+        raise PlanError(f"{run_dir}: no game with a result to measure")
+    df = with_luck(str(data.run_dir), seats)
+    base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
+    df = df.merge(base, on=["seats", "mode", "role"], how="left")
+    df["won"] = df["won"].astype(float)
+    who = df["player"]
+    all_raw, all_adj = _sd(df["won"], who), _sd(df["adjusted"], who)
+    spreads: dict[str, Spread] = {}
+    for role in [*ROLE_ORDER, *sorted(set(df["role"]) - set(ROLE_ORDER))]:
+        part = df[df["role"] == role]
+        raw, adj = _sd(part["won"], part["player"]), _sd(part["adjusted"], part["player"])
+        if not math.isnan(raw) and raw > 0 and adj > 0:
+            spreads[role] = Spread(role, raw, adj, len(part))
+        elif not math.isnan(raw):  # every player always won or always lost: no spread seen
+            note = "no spread within players in the pilot: SD over all roles"
+            spreads[role] = Spread(role, all_raw, all_adj, len(part), note)
+        else:
+            spreads[role] = Spread(role, all_raw, all_adj, 0, "SD over all roles of the pilot")
+    spreads[ROLE_ADJUSTED] = Spread(
+        ROLE_ADJUSTED,
+        _sd(df["won"] - df["base_rate"], who),
+        _sd(df["adjusted"] - df["base_rate"], who),
+        len(df),
+    )
+    usage: dict[str, Usage] = {}
+    models = data.seats[data.seats["kind"] == "model"]
+    for label, part in [("", models), *models.groupby("model", sort=True)]:
+        calls = float(part["model_calls"].sum())
+        if part.empty or calls == 0:
+            continue
+        cached = pd.to_numeric(part["cached_input_tokens"], errors="coerce")
+        usage[str(label)] = Usage(
+            calls / len(part),
+            float(part["input_tokens"].sum()) / calls,
+            float(cached.fillna(0).sum()) / calls,
+            float(part["output_tokens"].sum()) / calls,
+            f"pilot {data.name}: {len(part)} model seat-games"
+            + (f" of {label}" if label else " of every model"),
+        )
+    games = int(seats["game_id"].nunique())
+    text = f"pilot run {data.name} ({games} games, {len(seats)} seat-games)"
+    return Source("pilot", text, spreads, usage)
+
+
+def bench_source() -> Source:
+    """The variance bench's shipped figures (rule bots): one SD for every role."""
+    raw = resources.files("harness.analysis").joinpath("data", BENCH_FILE).read_text("utf-8")
+    b = json.loads(raw)
+    text = (
+        f"variance bench figures of rule bots (`{b['command']}`, {b['deals']} paired deals, "
+        f"pair {b['pair']}): SD of the per-deal difference, raw {b['sd_raw']}, "
+        f"luck-adjusted {b['sd_adjusted']}, for every role"
+    )
+    spreads = {
+        r: Spread(r, float(b["sd_raw"]), float(b["sd_adjusted"]), 0, "bench", paired=True)
+        for r in [*ROLE_ORDER, ROLE_ADJUSTED]
+    }
+    return Source("bench", text, spreads)
+
+
+class ScheduleCounts:
+    """Per player: expected seat-games of each role (and ``ROLE_ADJUSTED``: all its seats) in the
+    config's schedule with ``g`` games per table.  The first ``g`` games of a table do not depend
+    on ``games_per_table``, so one schedule of ``limit`` games per table answers every ``g`` up to
+    it; past it, the per-game rate at ``limit`` is extrapolated."""
+
+    def __init__(self, config: LeagueConfig, limit: int = EXACT_LIMIT) -> None:
+        self.limit = limit
+        self.players = [p.name for p in config.players]
+        self.roles = [*ROLE_ORDER, ROLE_ADJUSTED]
+        cfg = config.model_copy(update={"games_per_table": limit, "shuffle_names": False})
+        pi = {p: i for i, p in enumerate(self.players)}
+        ri = {r: i for i, r in enumerate(self.roles)}
+        steps: dict[tuple[int, str], list[np.ndarray]] = {}
+        for spec in build_schedule(cfg):
+            comp = composition(spec.seats, spec.mode)
+            step = np.zeros((len(self.players), len(self.roles)))
+            for player in spec.lineup:
+                step[pi[player], ri[ROLE_ADJUSTED]] += 1.0
+                for role, k in comp.items():
+                    step[pi[player], ri[role]] += k / spec.seats
+            steps.setdefault((spec.seats, spec.mode), []).append(step)
+        zero = np.zeros((1, len(self.players), len(self.roles)))
+        cum = [np.concatenate([zero, np.cumsum(np.stack(v), axis=0)]) for v in steps.values()]
+        self._cum: np.ndarray = np.sum(cum, axis=0)
+
+    def least(self, g: int, role: str) -> float:
+        """The fewest expected seat-games of ``role`` of any player at ``g`` games per table."""
+        j = self.roles.index(role)
+        if g <= self.limit:
+            return float(self._cum[g, :, j].min())
+        return float(self._cum[self.limit, :, j].min()) * g / self.limit
+
+
+def dealt_roles(config: LeagueConfig) -> list[str]:
+    """The roles the config's tables deal, in rules order."""
+    roles = {r for t in config.tables for n in t.seats for m in t.modes for r in composition(n, m)}
+    return [r for r in ROLE_ORDER if r in roles]
+
+
+def games_per_table(counts: ScheduleCounts, role: str, need: float) -> int:
+    """The smallest games per table at which every player expects ``need`` seat-games of
+    ``role``."""
+    if need <= 0:
+        return 1
+    at_limit = counts.least(counts.limit, role)
+    if at_limit <= 0:
+        raise PlanError(f"some player of the config is never dealt the role {role}")
+    if at_limit < need:
+        return math.ceil(counts.limit * need / at_limit)
+    lo, hi = 0, counts.limit
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if counts.least(mid, role) >= need:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def table_cells(config: LeagueConfig) -> list[tuple[int, str]]:
+    cells: list[tuple[int, str]] = []
+    for t in config.tables:
+        for n in t.seats:
+            for m in t.modes:
+                if (n, m) not in cells:
+                    cells.append((n, m))
+    return cells
+
+
+def playout_decisions(config: LeagueConfig, games: int = DEFAULT_PLAYOUTS) -> float:
+    """Decisions with more than one option per seat per game, over ``games`` rule-bot games of
+    every table of the config (fixed seeds)."""
+    from harness.analysis.playout import new_bots, play_out
+    from harness.engine import Game
+
+    total = seat_games = 0
+    for i, (n, mode) in enumerate(table_cells(config)):
+        for k in range(games):
+            seed = PLAYOUT_SEED + 1000 * i + k
+            game = Game.new(n, mode, seed)
+            count = [0]
+
+            def visit(g: Game, _k: int, count: list[int] = count) -> None:
+                if g.pending is not None and len(g.pending.options) > 1:
+                    count[0] += 1
+
+            play_out(game, new_bots(game, seed), visit=visit)
+            total += count[0]
+            seat_games += n
+    return total / seat_games
+
+
+@dataclass
+class PlayerCost:
+    player: str
+    model: str
+    seat_games: int
+    calls: float
+    input_tokens: float | None
+    cached_input_tokens: float | None
+    output_tokens: float | None
+    usd: float | None  # output tokens included only when they were measured
+    source: str
+
+
+def _model_seat_games(config: LeagueConfig, g: int) -> dict[str, int]:
+    models = {p.name for p in config.players if p.kind == "model"}
+    out = dict.fromkeys(sorted(models), 0)
+    for spec in build_schedule(config.model_copy(update={"games_per_table": g})):
+        for player in spec.lineup:
+            if player in models:
+                out[player] += 1
+    return out
+
+
+def _cost(p: PlayerConfig, u: Usage, seat_games: int) -> PlayerCost:
+    calls = u.calls_per_seat_game * seat_games
+    tokens = [None if x is None else x * calls for x in
+              (u.input_per_call, u.cached_per_call, u.output_per_call)]  # fmt: skip
+    usd = None  # without measured output tokens: the input's cost alone
+    spec = p.model
+    if spec is not None and tokens[0] is not None:
+        usd = spec.price_book().cost(
+            spec.model,
+            provider=spec.provider,
+            input_tokens=round(tokens[0] or 0),
+            cached_input_tokens=round(tokens[1] or 0),
+            output_tokens=round(tokens[2] or 0),
+        )
+    label = p.label or ""
+    inp, cached, output = tokens
+    return PlayerCost(p.name, label, seat_games, calls, inp, cached, output, usd, u.source)
+
+
+def costs(
+    config: LeagueConfig,
+    g: int,
+    source: Source,
+    default_calls: float | None,
+    player_usage: dict[str, Usage] | None = None,
+) -> list[PlayerCost]:
+    """Per model player of ``config``: calls, tokens and dollars of ``g`` games per table (usage
+    from the pilot, else ``player_usage``, else decisions counted on rule-bot playouts)."""
+    out = []
+    for name, seat_games in _model_seat_games(config, g).items():
+        p = config.player(name)
+        u = source.usage.get(p.label or "") or source.usage.get("")
+        u = u or (player_usage or {}).get(name)
+        if u is None:
+            calls = default_calls if default_calls is not None else playout_decisions(config)
+            u = Usage(
+                calls,
+                source=f"{calls:.1f} decisions with a choice per seat per game on rule-bot "
+                f"playouts ({DEFAULT_PLAYOUTS} per table), 1 call each; tokens not estimated",
+            )
+        out.append(_cost(p, u, seat_games))
+    return out
+
+
+@dataclass
+class RoleRow:
+    role: str
+    sd_raw: float
+    sd_adjusted: float
+    pilot_seat_games: int
+    per_player_raw: int
+    per_player_adjusted: int
+    games_raw: int  # games of the whole schedule
+    games_adjusted: int
+    note: str
+
+
+@dataclass
+class Plan:
+    config: str
+    detect: float
+    alpha: float
+    power: float
+    source: str
+    source_text: str
+    paired_formula: bool
+    cells: int
+    players: list[str]
+    roles: list[RoleRow]
+    games_raw: int  # every dealt role to the detectable difference
+    games_adjusted: int
+    games_per_table_raw: int
+    games_per_table_adjusted: int
+    costs_raw: list[PlayerCost]
+    costs_adjusted: list[PlayerCost]
+    notes: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"command": "plan", **asdict(self)}
+
+
+def make_plan(
+    config: LeagueConfig,
+    detect: float,
+    alpha: float,
+    power: float,
+    source: Source,
+    config_name: str = "",
+    default_calls: float | None = None,
+    player_usage: dict[str, Usage] | None = None,
+) -> Plan:
+    """The plan for ``config`` (see the module docstring)."""
+    cells = len(table_cells(config))
+    counts = ScheduleCounts(config)
+    rows: list[RoleRow] = []
+    per_table: dict[tuple[str, bool], int] = {}
+    for role in [*dealt_roles(config), ROLE_ADJUSTED]:
+        s = source.spreads.get(role)
+        if s is None:
+            s = source.spreads[ROLE_ADJUSTED]
+        if any(math.isnan(x) for x in (s.sd_raw, s.sd_adjusted)):
+            raise PlanError(f"the {source.text} has too few seat-games to measure a spread")
+        need_raw = s.needed(detect, alpha, power, adjusted=False)
+        need_adj = s.needed(detect, alpha, power, adjusted=True)
+        g_raw = games_per_table(counts, role, need_raw)
+        g_adj = games_per_table(counts, role, need_adj)
+        per_table[(role, False)], per_table[(role, True)] = g_raw, g_adj
+        rows.append(
+            RoleRow(
+                role,
+                round(s.sd_raw, 4),
+                round(s.sd_adjusted, 4),
+                s.seat_games,
+                math.ceil(need_raw),
+                math.ceil(need_adj),
+                g_raw * cells,
+                g_adj * cells,
+                s.note,
+            )  # fmt: skip
+        )
+    roles = [r.role for r in rows if r.role != ROLE_ADJUSTED]
+    g_raw = max(per_table[(r, False)] for r in roles)
+    g_adj = max(per_table[(r, True)] for r in roles)
+    models = [p for p in config.players if p.kind == "model"]
+    if default_calls is None and any(
+        (p.label or "") not in source.usage
+        and "" not in source.usage
+        and p.name not in (player_usage or {})
+        for p in models
+    ):
+        default_calls = playout_decisions(config)
+    notes = []
+    if source.kind == "bench" and not config.paired:
+        notes.append(
+            "the bench's figures are of paired deals and this config is not paired: a pilot "
+            "run (--from) measures its own spread"
+        )
+    if source.kind == "bench":
+        notes.append("bot figures: a model's spread may differ; a pilot run measures it")
+    return Plan(
+        config=config_name or config.name,
+        detect=detect,
+        alpha=alpha,
+        power=power,
+        source=source.kind,
+        source_text=source.text,
+        paired_formula=source.kind == "bench",
+        cells=cells,
+        players=[p.name for p in config.players],
+        roles=rows,
+        games_raw=g_raw * cells,
+        games_adjusted=g_adj * cells,
+        games_per_table_raw=g_raw,
+        games_per_table_adjusted=g_adj,
+        costs_raw=costs(config, g_raw, source, default_calls, player_usage),
+        costs_adjusted=costs(config, g_adj, source, default_calls, player_usage),
+        notes=notes,
+    )

@@ -1,0 +1,321 @@
+"""Table-talk metrics of a run (docs/signals.md): who bluffs, who is believed, who reads the table.
+
+Read from the records alone: model seats' signals from their decision records (a league with
+``signals: true``), people's from ``signals.jsonl`` (the web table), the truth from each game's
+seat outcomes and its engine event log (:func:`harness.records.signals.game_signals`).
+
+* :func:`signal_table` — per player × role (the role the seat was dealt): seats, claims, **claim
+  honesty** (share of claims naming the seat's own role; a Double Agent's claim of Raider is
+  true, a Marshal's claim is never true), what was claimed (``as_deputy`` / ``as_raider`` /
+  ``as_loner``), marks, **mark accuracy** (share of marks naming the marked player's true role,
+  the Double Agent counted as a Raider), reactions and refused signals.
+* :func:`claim_effect_table` — per claimant player × claimed role: attacks (Shot, Duel, Ricochet
+  played at the claimant by another seat) per 10 turns before the claim and after it, the change
+  and, for comparison, the same player's seats that claimed nothing in games with table talk; and
+  whether other seats' marks on the claimant agree with the claim before and after it.
+
+Intervals (95 %) are clustered by game, because the signals of one game are not independent:
+shares use the Wilson interval at the effective sample size ``n / deff`` (the design effect
+``deff`` = clustered variance / binomial variance, at least 1); means of per-claim changes use the
+normal approximation with the clustered standard error (:func:`harness.league.stats._clustered_mean`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from harness.records import RunStore
+from harness.records.models import VOID_SIDE
+from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
+from harness.views.public_record import ATTACK_CARDS
+
+from .flags import run_config
+from .stats import _clustered_mean
+
+Z95 = 1.959964
+TURNS_PER_RATE = 10  # attack rates are per 10 turns of play
+SIGNAL_COLUMNS = ["player", "role", "seat_games", "claims", "honest", "honest_lo", "honest_hi",
+                  "as_deputy", "as_raider", "as_loner", "marks", "accurate", "accurate_lo",
+                  "accurate_hi", "reactions", "refused"]  # fmt: skip
+EFFECT_COLUMNS = ["player", "claimed", "claims", "before", "after", "change", "change_lo",
+                  "change_hi", "no_claim", "no_claim_lo", "no_claim_hi", "marks_after",
+                  "agree_before", "agree_before_lo", "agree_before_hi", "agree_after",
+                  "agree_after_lo", "agree_after_hi"]  # fmt: skip
+TITLE = (
+    "Table talk by player × role: claim honesty (claims naming the seat's own role), what was "
+    "claimed, mark accuracy (marks naming the marked player's true role); 95% CI clustered by game "
+    "(docs/signals.md)"
+)
+EFFECT_TITLE = (
+    "Do claims move the table? Attacks on the claimant per 10 turns before and after its first "
+    "claim of a role, the change (95% CI clustered by game), the same player's seats that claimed "
+    "nothing; other seats' marks on the claimant that agree with the claim, before and after"
+)
+
+
+def team_role(role: str | None) -> str | None:
+    """The role a claim or mark is judged against: the Double Agent plays as a Raider."""
+    return "raider" if role == "double_agent" else role
+
+
+@dataclass
+class _Game:
+    game_id: str
+    players: list[str]
+    roles: list[str]
+    signals: list[dict[str, Any]]
+    refused: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+
+
+def has_talk(run_dir: str | Path) -> bool:
+    """Whether the run can hold signals: ``signals: true``, or people's ``signals.jsonl``."""
+    return bool(talk_enabled(run_dir)) or (Path(run_dir) / SIGNALS_FILE).exists()
+
+
+def _games(run_dir: str | Path) -> Iterable[_Game]:
+    """The finished games with a result, with their signals and events (none without talk: the
+    game files are then not read)."""
+    if not has_talk(run_dir):
+        return
+    store = RunStore(Path(run_dir))
+    people = read_signals(Path(run_dir))
+    for g in store.games():
+        if g.void is not None or g.winning_side == VOID_SIDE:
+            continue
+        _start, decisions, end = store.read_game(g.game_id)
+        signals, refused = game_signals(decisions, people.get(g.game_id))
+        outcomes = sorted(g.seat_outcomes, key=lambda o: o.seat)
+        yield _Game(
+            g.game_id,
+            [o.player for o in outcomes],
+            [o.role for o in outcomes],
+            signals,
+            refused,
+            end.events,
+        )
+
+
+def talk_enabled(run_dir: str | Path) -> bool | None:
+    """The run's ``signals`` setting (``None``: a run folder without a league config)."""
+    config = run_config(run_dir)
+    if config is None:
+        return None
+    return bool(config.get("signals", False))
+
+
+def talk_setting(run_dir: str | Path) -> str:
+    """``on`` (``signals: true``), ``people`` (people's signals at the web table) or ``off``."""
+    return "on" if talk_enabled(run_dir) else "people" if has_talk(run_dir) else "off"
+
+
+def talk_line(run_dir: str | Path) -> str:
+    """One line for every report format: whether table talk was on."""
+    on = talk_enabled(run_dir)
+    people = (Path(run_dir) / SIGNALS_FILE).exists()
+    if on:
+        return "Table talk: on (signals: true — model seats may send signals; docs/signals.md)"
+    if people:
+        return "Table talk: people's signals at the web table (signals.jsonl; docs/signals.md)"
+    return "Table talk: off (signals: false)"
+
+
+def share_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:
+    """The share of 1s in ``values`` and its 95 % Wilson interval at the effective sample size
+    ``n / deff`` (design effect of the ``clusters``, at least 1); NaNs when empty."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    p, se = _clustered_mean(values.astype(float), clusters)
+    binomial = p * (1 - p) / n
+    deff = se * se / binomial if binomial > 0 and not math.isnan(se) else 1.0
+    n_eff = n / max(1.0, deff)
+    lo, hi = _wilson(p, n_eff)
+    return p, lo, hi
+
+
+def _wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _mean_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:
+    if len(values) == 0:
+        return math.nan, math.nan, math.nan
+    mean, se = _clustered_mean(values.astype(float), clusters)
+    half = Z95 * se if not math.isnan(se) else math.nan
+    return mean, mean - half, mean + half
+
+
+def signal_frames(run_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Three long tables of a run: every accepted signal with its sender's and target's truth,
+    every refused signal, and every seat of every game (``game_id``, ``seat``, ``player``,
+    ``role``)."""
+    sent, refused, seats = [], [], []
+    for g in _games(run_dir):
+        for seat, (player, role) in enumerate(zip(g.players, g.roles, strict=True)):
+            seats.append({"game_id": g.game_id, "seat": seat, "player": player, "role": role})
+        for s in g.signals:
+            target = s["target"]
+            sent.append(
+                {
+                    "game_id": g.game_id,
+                    **s,
+                    "player": g.players[s["seat"]],
+                    "sender_role": g.roles[s["seat"]],
+                    "target_role": g.roles[target] if target is not None else None,
+                }
+            )
+        for r in g.refused:
+            refused.append({"game_id": g.game_id, "player": g.players[r["seat"]],
+                            "sender_role": g.roles[r["seat"]], "reason": r["reason"]})  # fmt: skip
+    return pd.DataFrame(sent), pd.DataFrame(refused), pd.DataFrame(seats)
+
+
+def signal_table(run_dir: str | Path) -> pd.DataFrame:
+    """The per player × role table (see the module docstring); empty without any signal."""
+    sent, refused, seats = signal_frames(run_dir)
+    if sent.empty and refused.empty:
+        return pd.DataFrame(columns=SIGNAL_COLUMNS)
+    rows = []
+    for (player, role), part in seats.groupby(["player", "role"], sort=True):
+        mine = (
+            sent[(sent["player"] == player) & (sent["sender_role"] == role)]
+            if not sent.empty
+            else sent
+        )
+        claims = mine[mine["kind"] == "claim"] if not mine.empty else mine
+        marks = mine[mine["kind"] == "mark"] if not mine.empty else mine
+        honest = (
+            share_interval(
+                (claims["role"] == team_role(str(role))).astype(float), claims["game_id"]
+            )
+            if len(claims)
+            else (math.nan, math.nan, math.nan)
+        )
+        accurate = (
+            share_interval(
+                (marks["role"] == marks["target_role"].map(team_role)).astype(float),
+                marks["game_id"],
+            )
+            if len(marks)
+            else (math.nan, math.nan, math.nan)
+        )
+        n_refused = (
+            int(((refused["player"] == player) & (refused["sender_role"] == role)).sum())
+            if not refused.empty
+            else 0
+        )
+        claimed = claims["role"].value_counts() if len(claims) else pd.Series(dtype=int)
+        rows.append(
+            [player, role, len(part), len(claims), *honest, int(claimed.get("deputy", 0)),
+             int(claimed.get("raider", 0)), int(claimed.get("loner", 0)), len(marks), *accurate,
+             int((mine["kind"] == "react").sum()) if not mine.empty else 0, n_refused]
+        )  # fmt: skip
+    out = pd.DataFrame(rows, columns=SIGNAL_COLUMNS)
+    return out[(out["claims"] + out["marks"] + out["reactions"] + out["refused"]) > 0].reset_index(
+        drop=True
+    )
+
+
+def _attacks_and_turns(
+    events: list[dict[str, Any]], seat: int, start: int, stop: int
+) -> tuple[int, int]:
+    """Attacks on ``seat`` by others and turns played in events ``start`` .. ``stop - 1``."""
+    attacks = turns = 0
+    for e in events[start:stop]:
+        t = e.get("t")
+        if t == "turn":
+            turns += 1
+        elif (
+            t == "play"
+            and e.get("target") == seat
+            and e.get("seat") != seat
+            and str(e.get("card", "")).partition(".")[0] in ATTACK_CARDS
+        ):
+            attacks += 1
+    return attacks, turns
+
+
+def _alive_until(events: list[dict[str, Any]], seat: int) -> int:
+    """The index of ``seat``'s elimination event, or the end of the log."""
+    return next(
+        (i for i, e in enumerate(events) if e.get("t") == "eliminated" and e.get("seat") == seat),
+        len(events),
+    )
+
+
+def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
+    """The per claimant player × claimed role table (see the module docstring)."""
+    claims, quiet = [], []
+    for g in _games(run_dir):
+        if not g.signals:
+            continue
+        claimed_by = {s["seat"] for s in g.signals if s["kind"] == "claim"}
+        for seat, player in enumerate(g.players):
+            if seat in claimed_by:
+                continue
+            a, t = _attacks_and_turns(g.events, seat, 0, _alive_until(g.events, seat))
+            if t:
+                quiet.append({"game_id": g.game_id, "player": player, "rate": a / t})
+        first: dict[tuple[int, str], int] = {}
+        for s in g.signals:
+            if s["kind"] == "claim":
+                first.setdefault((s["seat"], s["role"]), s["at"])
+        for (seat, role), at in first.items():
+            end = _alive_until(g.events, seat)
+            a0, t0 = _attacks_and_turns(g.events, seat, 0, at)
+            a1, t1 = _attacks_and_turns(g.events, seat, at, end)
+            marks = [m for m in g.signals if m["kind"] == "mark" and m["target"] == seat]
+            before = [m["role"] == role for m in marks if m["at"] < at and m["seat"] != seat]
+            after = [m["role"] == role for m in marks if m["at"] >= at and m["seat"] != seat]
+            claims.append(
+                {
+                    "game_id": g.game_id,
+                    "player": g.players[seat],
+                    "claimed": role,
+                    "before": a0 / t0 if t0 else math.nan,
+                    "after": a1 / t1 if t1 else math.nan,
+                    "marks_after": len(after),
+                    "agree_before": before,
+                    "agree_after": after,
+                }
+            )
+    if not claims:
+        return pd.DataFrame(columns=EFFECT_COLUMNS)
+    df = pd.DataFrame(claims)
+    no_claim = pd.DataFrame(quiet, columns=["game_id", "player", "rate"])
+    rows = []
+    for (player, role), part in df.groupby(["player", "claimed"], sort=True):
+        both = part.dropna(subset=["before", "after"])
+        change = _mean_interval(both["after"] - both["before"], both["game_id"])
+        mine = no_claim[no_claim["player"] == player]
+        quiet_rate = _mean_interval(mine["rate"], mine["game_id"])
+        agree = [_marks_share(part, key) for key in ("agree_before", "agree_after")]
+        rows.append(
+            [player, role, len(part), TURNS_PER_RATE * part["before"].mean(),
+             TURNS_PER_RATE * part["after"].mean(), *(TURNS_PER_RATE * x for x in change),
+             *(TURNS_PER_RATE * x for x in quiet_rate), int(part["marks_after"].sum()),
+             *agree[0], *agree[1]]
+        )  # fmt: skip
+    return pd.DataFrame(rows, columns=EFFECT_COLUMNS)
+
+
+def _marks_share(part: pd.DataFrame, key: str) -> tuple[float, float, float]:
+    """The share of the marks listed in column ``key`` (one list per claim) that agree with the
+    claim, with its interval clustered by game."""
+    values = [(g, float(v)) for g, marks in zip(part["game_id"], part[key], strict=True)
+              for v in marks]  # fmt: skip
+    if not values:
+        return math.nan, math.nan, math.nan
+    frame = pd.DataFrame(values, columns=["game_id", "agree"])
+    return share_interval(frame["agree"], frame["game_id"])

@@ -1,0 +1,128 @@
+"""The leaderboard of pooled runs (:mod:`harness.league.pool`): one table per player × role of
+raw and luck-adjusted scores with 95 % intervals, and per player its role-adjusted scores and
+its rating over every pooled game — as a DataFrame, ``leaderboard.csv`` and a self-contained
+``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline).
+
+Rows per player: one per role (``raw`` = win rate with its Wilson interval, ``adjusted`` = mean
+luck-adjusted score, interval clustered by game), then ``all (role-adjusted)`` (result minus the
+role's base rate at that table size and mode over the pooled seats, raw and luck-adjusted), which
+also carries the player's openskill rating (``mu`` and ordinal ``mu − 3σ``, rated over the pooled
+games in run order, bootstrap 95 % intervals: :func:`harness.league.ratings.compute_ratings`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from harness.league.luck_report import ROLE_ADJUSTED, scored_table
+from harness.league.pool import Pool
+from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
+from harness.league.stats import ROLE_ORDER
+from harness.paths import PROMPTS_DIR
+
+CSV_FILE = "leaderboard.csv"
+HTML_FILE = "leaderboard.html"
+COLUMNS = [
+    "player", "plays", "role", "seat_games", "raw", "raw_lo", "raw_hi", "adjusted", "adj_lo",
+    "adj_hi", "mu", "mu_lo", "mu_hi", "ordinal", "ordinal_lo", "ordinal_hi", "runs",
+]  # fmt: skip
+
+
+def plays(spec: dict[str, Any]) -> str:
+    """What plays a player's seats: ``provider/model``, ``agent/<factory>``, or its kind."""
+    model = spec.get("model")
+    if isinstance(model, dict):
+        return f"{model.get('provider')}/{model.get('model')}"
+    if isinstance(model, str):
+        return model
+    for key in ("agent", "url"):
+        if spec.get(key):
+            return f"{spec.get('kind')}/{spec[key]}"
+    return str(spec.get("kind", "?"))
+
+
+def leaderboard_table(
+    pool: Pool, bootstrap: int = DEFAULT_BOOTSTRAP, seed: int = DEFAULT_SEED
+) -> pd.DataFrame:
+    scores = scored_table(pool.seats)
+    ratings = compute_ratings(pool.seats, bootstrap=bootstrap, seed=seed).set_index("player")
+    order = {r: i for i, r in enumerate([*ROLE_ORDER, ROLE_ADJUSTED])}
+    rows = []
+    for r in scores.itertuples(index=False):
+        player = str(r.player)
+        row: dict[str, Any] = {
+            "player": player,
+            "plays": plays(pool.specs.get(player, {})),
+            "role": r.role,
+            "seat_games": int(r.seat_games),
+            "raw": r.win_rate,
+            "raw_lo": r.win_lo,
+            "raw_hi": r.win_hi,
+            "adjusted": r.adjusted,
+            "adj_lo": r.adj_lo,
+            "adj_hi": r.adj_hi,
+            "runs": len(pool.runs_of.get(player, [])),
+        }
+        rated = r.role == ROLE_ADJUSTED and player in ratings.index
+        for col in ("mu", "mu_lo", "mu_hi", "ordinal", "ordinal_lo", "ordinal_hi"):
+            row[col] = float(ratings.loc[player, col]) if rated else math.nan
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=COLUMNS)
+    if out.empty:
+        return out
+    out["_o"] = out["role"].map(lambda x: order.get(x, len(order)))
+    return out.sort_values(["player", "_o"]).drop(columns="_o").reset_index(drop=True)
+
+
+def write_csv(table: pd.DataFrame, path: Path) -> None:
+    table.to_csv(path, index=False, float_format="%.6g")
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(PROMPTS_DIR / "report"),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(("html", "html.j2")),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["f3"] = lambda x: "–" if x is None or math.isnan(x) else f"{x:.3f}"
+    env.filters["f1"] = lambda x: "–" if x is None or math.isnan(x) else f"{x:.1f}"
+    return env
+
+
+def render_html(pool: Pool, table: pd.DataFrame) -> str:
+    css = (Path(__file__).parent / "static" / "report.css").read_text(encoding="utf-8")
+    if "</style" in css.lower():
+        raise ValueError("report.css must not contain a closing style tag")
+    key = pool.key
+    return (
+        _environment()
+        .get_template("leaderboard.html.j2")
+        .render(
+            css=css,
+            runs=pool.runs,
+            run_names=sorted({str(r) for r in pool.seats["run"]}),
+            games=int(pool.seats["game_id"].nunique()),
+            key=key,
+            rows=table.to_dict("records"),
+            left_out=pool.left_out,
+            notes=pool.notes,
+            role_adjusted=ROLE_ADJUSTED,
+            generated=time.strftime("%Y-%m-%d %H:%M"),
+        )
+    )
+
+
+def save(pool: Pool, table: pd.DataFrame, out: Path) -> tuple[Path, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path, html_path = out / CSV_FILE, out / HTML_FILE
+    write_csv(table, csv_path)
+    html_path.write_text(render_html(pool, table), encoding="utf-8")
+    return csv_path, html_path

@@ -1,0 +1,327 @@
+"""``bangarena plan``: the sample-size arithmetic, the schedule's seat-games, the spread read from
+a pilot run, the planned power checked by simulation, costs, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from harness.cli.main import main
+from harness.league.config import parse_config
+from harness.league.luck_report import ROLE_ADJUSTED
+from harness.league.plan import (
+    ScheduleCounts,
+    Source,
+    Spread,
+    Usage,
+    bench_source,
+    games_per_table,
+    make_plan,
+    pilot_source,
+    seat_games_needed,
+)
+from harness.records.models import GameRecord
+
+TWO_BOTS = {
+    "name": "two",
+    "players": [{"name": "a", "kind": "bot"}, {"name": "b", "kind": "random"}],
+    "tables": [{"seats": [4]}],
+    "games_per_table": 8,
+}
+PILOT = """\
+name: pilot
+players:
+  - {name: rulebot, kind: bot}
+  - {name: random, kind: random}
+tables:
+  - seats: [4]
+games_per_table: 8
+paired: true
+"""
+
+
+def _flat(sd: float) -> Source:
+    roles = ["marshal", "deputy", "raider", "loner", "double_agent", ROLE_ADJUSTED]
+    return Source("pilot", "test", {r: Spread(r, sd, sd / 2, 10) for r in roles})
+
+
+def test_sample_size_against_a_hand_computed_case() -> None:
+    # 2 · (1.959964 + 0.841621)² · 0.5² / 0.1² = 2 · 7.848879 · 25 = 392.444
+    assert seat_games_needed(0.5, 0.1, 0.05, 0.8) == pytest.approx(392.444, abs=0.01)
+    # α = 0.01, power 0.9: 2 · (2.575829 + 1.281552)² · 0.4² / 0.05² = 2 · 14.87939 · 64 = 1904.56
+    assert seat_games_needed(0.4, 0.05, 0.01, 0.9) == pytest.approx(1904.56, abs=0.01)
+
+
+def test_seat_games_of_the_schedule_by_hand() -> None:
+    # two players at a 4-seat classic table: each holds 2 seats a game, so 2 · 1/4 = 0.5
+    # marshal seat-games and 2 · 2/4 = 1 raider seat-game per game
+    counts = ScheduleCounts(parse_config(TWO_BOTS))
+    assert counts.least(10, "marshal") == pytest.approx(5.0)
+    assert counts.least(10, ROLE_ADJUSTED) == pytest.approx(20.0)
+    assert games_per_table(counts, "marshal", 100) == 200
+    assert games_per_table(counts, "raider", 100) == 100
+    assert games_per_table(counts, "marshal", 100_000) == 200_000  # past the exact limit
+
+
+def test_plan_totals_by_hand() -> None:
+    plan = make_plan(parse_config(TWO_BOTS), 0.1, 0.05, 0.8, _flat(0.5))
+    rows = {r.role: r for r in plan.roles}
+    assert set(rows) == {"marshal", "raider", "loner", ROLE_ADJUSTED}  # what a 4-seat table deals
+    assert rows["marshal"].per_player_raw == 393  # ceil(392.444)
+    assert rows["marshal"].games_raw == 785  # 392.444 / 0.5 per game, rounded up
+    assert rows["raider"].games_raw == 393
+    assert rows["marshal"].per_player_adjusted == 99  # σ/2: a quarter of the seat-games
+    assert plan.games_raw == 785 and plan.games_adjusted == 197
+    assert plan.costs_raw == []  # no model player
+
+
+def test_a_planned_n_has_the_planned_power() -> None:
+    """Bernoulli arms p = 0.5 and 0.4 at the planned n: a two-sided z test at 5 % rejects in
+    ≈ 80 % of 4,000 simulated experiments; at half the n, far fewer."""
+    pa, pb = 0.5, 0.4
+    sd = math.sqrt((pa * (1 - pa) + pb * (1 - pb)) / 2)
+    n = math.ceil(seat_games_needed(sd, pa - pb, 0.05, 0.8))
+    rng = np.random.default_rng(7)
+
+    def power(m: int) -> float:
+        xa = rng.binomial(m, pa, 4000) / m
+        xb = rng.binomial(m, pb, 4000) / m
+        se = np.sqrt(xa * (1 - xa) / m + xb * (1 - xb) / m)
+        return float(np.mean(np.abs(xa - xb) / se > 1.959964))
+
+    assert power(n) == pytest.approx(0.8, abs=0.025)
+    assert power(n // 2) < 0.6
+
+
+def test_bench_figures_give_the_bench_formula() -> None:
+    s = bench_source()
+    assert "rule bots" in s.text and "bench variance" in s.text
+    spread = s.spreads["marshal"]
+    # paired: n = (z + z)² σ_d² / δ², as bench variance computes its deals
+    assert spread.needed(0.05, 0.05, 0.8, adjusted=False) == pytest.approx(
+        (1.959964 + 0.841621) ** 2 * spread.sd_raw**2 / 0.05**2, rel=1e-5
+    )
+
+
+@pytest.fixture(scope="module")
+def pilot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("plan")
+    (root / "pilot.yaml").write_text(PILOT, encoding="utf-8")
+    argv = ["league", "run", str(root / "pilot.yaml"), "--output", str(root / "out"),
+            "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    return root / "out" / "pilot"
+
+
+def test_plan_from_a_pilot_reads_its_spread(pilot: Path) -> None:
+    s = pilot_source(pilot)
+    records = [
+        GameRecord.model_validate_json(line)
+        for line in (pilot / "games.jsonl").read_text().splitlines()
+    ]
+    luck = {
+        d["game_id"]: d["adjusted"]
+        for d in map(json.loads, (pilot / "analysis" / "luck.jsonl").read_text().splitlines())
+    }
+
+    def within(values: dict[str, list[float]]) -> float:
+        """Pooled within-player SD: Σ_p Σ (x − mean_p)² / (N − P)."""
+        ss = sum(float(np.sum((np.array(v) - np.mean(v)) ** 2)) for v in values.values())
+        n = sum(len(v) for v in values.values())
+        return math.sqrt(ss / (n - len(values)))
+
+    def scores(role: str | None) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+        won: dict[str, list[float]] = {}
+        adj: dict[str, list[float]] = {}
+        for g in records:
+            for o in g.seat_outcomes:
+                if role is None or o.role == role:
+                    won.setdefault(o.player, []).append(float(o.won))
+                    adj.setdefault(o.player, []).append(luck[g.game_id][o.seat])
+        return won, adj
+
+    all_won, all_adj = scores(None)
+    fell_back = 0
+    for role in ("marshal", "raider", "loner"):
+        won, adj = scores(role)
+        spread = s.spreads[role]
+        assert spread.seat_games == sum(len(v) for v in won.values())
+        if within(won) > 0 and within(adj) > 0:
+            assert spread.sd_raw == pytest.approx(within(won))
+            assert spread.sd_adjusted == pytest.approx(within(adj))
+            assert spread.note == ""
+        else:  # e.g. the rule bot always won as marshal and the random seat always lost
+            fell_back += 1
+            assert spread.sd_raw == pytest.approx(within(all_won))
+            assert spread.sd_adjusted == pytest.approx(within(all_adj))
+            assert "no spread within players" in spread.note
+        # a rule bot against a random seat: the players differ, so the pooled SD is smaller
+        everyone = [x for v in won.values() for x in v]
+        assert within(won) <= float(np.std(everyone, ddof=1)) + 1e-12
+    assert fell_back < 3
+    assert s.usage == {}  # no model seats in the pilot
+
+
+def test_plan_command_prints_a_table_and_a_json_line(
+    pilot: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = pilot.parent.parent / "pilot.yaml"
+    assert main(["plan", str(cfg), "--from", str(pilot), "--detect", "0.1", "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    data = json.loads(out[-1])
+    assert data["source"] == "pilot" and data["detect"] == 0.1
+    s = pilot_source(pilot)
+    per_game = {"marshal": 0.5, "raider": 1.0, "loner": 0.5}  # each player: 2 of 4 seats
+    for role, rate in per_game.items():
+        row = next(r for r in data["roles"] if r["role"] == role)
+        need = seat_games_needed(s.spreads[role].sd_raw, 0.1, 0.05, 0.8)
+        assert need > 0
+        assert row["per_player_raw"] == math.ceil(need)
+        assert row["games_raw"] == math.ceil(need / rate)
+    assert any("pilot run pilot" in line for line in out)
+    assert main(["plan", str(cfg)]) == 0
+    assert "bot figures" in capsys.readouterr().out
+
+
+def test_costs_from_usage_and_prices() -> None:
+    cfg = parse_config(
+        {
+            "name": "m",
+            "players": [
+                {
+                    "name": "m1",
+                    "kind": "model",
+                    "model": {
+                        "provider": "openai",
+                        "model": "x-1",
+                        "price": {"input": 1.0, "cached_input": 0.5, "output": 4.0},
+                    },
+                },  # fmt: skip
+                {"name": "bot", "kind": "bot"},
+            ],
+            "tables": [{"seats": [4]}],
+            "games_per_table": 4,
+        }
+    )
+    src = _flat(0.5)
+    src.usage[""] = Usage(20.0, 1000.0, 400.0, 50.0, "test")
+    plan = make_plan(cfg, 0.1, 0.05, 0.8, src)
+    c = plan.costs_raw[0]
+    assert c.seat_games == 2 * plan.games_per_table_raw  # two of four seats a game
+    assert c.calls == pytest.approx(20.0 * c.seat_games)
+    expected = c.calls * (600 * 1.0 + 400 * 0.5 + 50 * 4.0) / 1e6
+    assert c.usd == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["plan", "missing.yaml"], "cannot read config missing.yaml"),
+        (["plan", "{cfg}", "--from", "/nonexistent/run"], "no run folder /nonexistent/run"),
+        (["plan", "{cfg}", "--detect", "0"], "--detect: must be between 0 and 1"),
+        (["plan", "{cfg}", "--power", "1.5"], "--power: must be between 0 and 1"),
+        (["plan", "{cfg}", "--alpha", "x"], "--alpha: not a number"),
+        (["plan", "{bad}"], "config field"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(PILOT, encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(PILOT.replace("games_per_table: 8", "games_per_table: 0"), encoding="utf-8")
+    argv = [a.format(cfg=cfg, bad=bad) for a in argv]
+    assert _exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def _exit_code(argv: list[str]) -> int:
+    """``main``'s exit code, argparse's own exits (SystemExit) included."""
+    try:
+        return main(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+
+
+def test_plan_from_a_model_pilot_reads_its_calls_and_tokens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pilot with a model seat (fake OpenAI server on 127.0.0.1): calls per model seat-game and
+    tokens per call are the pilot's, and the dollars follow from the model's price."""
+    pytest.importorskip("openai")
+    from tests.fakes.backends import KEY_ENV, SECRET_KEY
+    from tests.fakes.openai_server import FakeOpenAIServer
+    from tests.league_run.model_league import run_dir, run_league, write_league
+
+    monkeypatch.setenv(KEY_ENV, SECRET_KEY)
+    with FakeOpenAIServer() as server:
+        server.script.cached_tokens = 100
+        cfg = write_league(tmp_path / "m.yaml", server, name="mp", model_players=1, bots=1)
+        assert run_league(cfg) == 0
+    run = run_dir(cfg)
+    records = [GameRecord.model_validate_json(x) for x in (run / "games.jsonl").read_text().split()]
+    seats = [o for g in records for o in g.seat_outcomes if o.kind == "model"]
+    calls = sum(o.model_calls for o in seats)
+    assert calls > 0
+    src = pilot_source(run)
+    u = src.usage[str(seats[0].model)]
+    assert u.calls_per_seat_game == pytest.approx(calls / len(seats))
+    assert u.input_per_call == pytest.approx(sum(o.input_tokens for o in seats) / calls)
+    assert u.output_per_call == pytest.approx(sum(o.output_tokens for o in seats) / calls)
+    assert u.cached_per_call == pytest.approx(100.0)
+    assert main(["plan", str(cfg), "--from", str(run), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    (c,) = data["costs_adjusted"]
+    assert c["calls"] == pytest.approx(u.calls_per_seat_game * c["seat_games"])
+    # price in model_league: $1 per M input tokens (cached ones too), $2 per M output tokens
+    usd = (round(c["input_tokens"]) * 1.0 + round(c["output_tokens"]) * 2.0) / 1e6
+    assert c["usd"] == pytest.approx(usd, rel=1e-6)
+
+
+def test_without_a_model_pilot_prompts_are_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No pilot: each model player's prompts are measured on rule-bot games of the config's
+    tables; every request holds the system prompt, and dollars are the input's cost."""
+    from harness.views.prompts import system_prompt_text
+    from harness.views.tokens import counter_named
+
+    cfg = tmp_path / "m.yaml"
+    cfg.write_text(
+        """\
+name: m
+players:
+  - name: m1
+    kind: model
+    model: {provider: openai, model: x-1, tokenizer: cl100k_base, context_tokens: 200000,
+            price: {input: 2.0, cached_input: 0.5, output: 8.0}}
+  - {name: bot, kind: bot}
+tables:
+  - seats: [4]
+games_per_table: 4
+""",
+        encoding="utf-8",
+    )
+    argv = ["plan", str(cfg), "--detect", "0.2", "--prompt-games", "1", "--json"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    (c,) = json.loads(out[-1])["costs_raw"]
+    assert c["output_tokens"] is None and "output tokens not measured" in c["source"]
+    assert c["calls"] > c["seat_games"]  # several decisions with a choice per seat-game
+    system = counter_named("cl100k_base")(system_prompt_text("en"))
+    assert c["input_tokens"] > system * c["calls"]  # every request carries the system prompt
+    assert 0 < c["cached_input_tokens"] < c["input_tokens"]
+    usd = (
+        (round(c["input_tokens"]) - round(c["cached_input_tokens"])) * 2.0
+        + round(c["cached_input_tokens"]) * 0.5
+    ) / 1e6
+    assert c["usd"] == pytest.approx(usd, rel=1e-6)
+    assert any("(input tokens only)" in line for line in out)
+    assert main(["plan", str(cfg), "--detect", "0.2", "--prompt-games", "0"]) == 0
+    assert "tokens not estimated" in capsys.readouterr().out
