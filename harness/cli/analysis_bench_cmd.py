@@ -21,7 +21,9 @@ def register_bench(bsub: Any) -> None:
         "it; ends with one JSON line.",
     )
     p.add_argument("--games", type=positive_int, default=10, help="games in the league")
-    p.add_argument("--run", metavar="RUN", help="analyse a copy of this run instead")
+    p.add_argument(
+        "--run", metavar="RUN", help="analyse a copy of this run instead (default: a new league)"
+    )
     p.add_argument("--workers", type=positive_int, default=2, help="processes")
     p.add_argument("--value", choices=VALUERS, default="fitted", help="value model")
     p.add_argument("--worlds", type=positive_int, default=DEFAULT_WORLDS, help="worlds")
