@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .core import BenchError, LoadAverage, print_result, python_version, temp_dir
-from .league import run_league
+from .league import rulebot_and_random
 from .progress import Progress
 
 GOAL_SECONDS = 1.0
@@ -27,27 +27,9 @@ MODES = ["classic", "double_agent"]
 
 
 def _league(games: int, seed: int, tmp: Path, progress: bool) -> Path:
-    from harness.league.config import parse_config
-
     cells = len(SEATS) * len(MODES) - 1  # double_agent starts at 5 seats
-    config = parse_config(
-        {
-            "name": "bench-analysis",
-            "players": [{"name": "rulebot", "kind": "bot"}, {"name": "random", "kind": "random"}],
-            "tables": [
-                {"seats": [4], "modes": ["classic"]},
-                {"seats": SEATS[1:], "modes": MODES},
-            ],  # fmt: skip
-            "games_per_table": max(1, round(games / cells)),
-            "paired": False,
-            "base_seed": seed,
-            "output": str(tmp),
-        },
-        "bench config",
-    )
-    run_dir = tmp / config.name
-    run_league(config, run_dir, progress=progress)
-    return run_dir
+    tables = [{"seats": [4], "modes": ["classic"]}, {"seats": SEATS[1:], "modes": MODES}]
+    return rulebot_and_random("bench-analysis", tables, cells, games, seed, tmp, progress)
 
 
 def bench_analysis(

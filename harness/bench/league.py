@@ -66,6 +66,36 @@ def run_league(
         return time.perf_counter() - t0, cpu_seconds() - c0
 
 
+def rulebot_and_random(
+    name: str,
+    tables: list[dict[str, Any]],
+    cells: int,
+    games: int,
+    seed: int,
+    tmp: Path,
+    progress: bool = False,
+) -> Path:
+    """Play a league of a rule bot and a random player at ``tables`` (``cells`` table size ×
+    mode cells; about ``games`` games in all, unpaired) into ``tmp / name``; the run folder."""
+    from harness.league.config import parse_config
+
+    config = parse_config(
+        {
+            "name": name,
+            "players": [{"name": "rulebot", "kind": "bot"}, {"name": "random", "kind": "random"}],
+            "tables": tables,
+            "games_per_table": max(1, round(games / cells)),
+            "paired": False,
+            "base_seed": seed,
+            "output": str(tmp),
+        },
+        "bench config",
+    )
+    run_dir = tmp / config.name
+    run_league(config, run_dir, progress=progress)
+    return run_dir
+
+
 def bench_bots(
     games: int,
     workers: int,

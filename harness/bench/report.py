@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .core import BenchError, cpu_seconds, print_result, python_version, temp_dir
-from .league import run_league
+from .league import rulebot_and_random
 from .progress import Progress
 
 TARGET_SECONDS = 30.0
@@ -35,24 +35,9 @@ MODES = ["classic", "partners", "double_agent", "old_classic"]
 
 
 def _league(games: int, seed: int, tmp: Path, progress: bool) -> Path:
-    from harness.league.config import parse_config
-
+    tables = [{"seats": SEATS, "modes": MODES}]
     cells = len(SEATS) * len(MODES)
-    config = parse_config(
-        {
-            "name": "bench-report",
-            "players": [{"name": "rulebot", "kind": "bot"}, {"name": "random", "kind": "random"}],
-            "tables": [{"seats": SEATS, "modes": MODES}],
-            "games_per_table": max(1, round(games / cells)),
-            "paired": False,
-            "base_seed": seed,
-            "output": str(tmp),
-        },
-        "bench config",
-    )
-    run_dir = tmp / config.name
-    run_league(config, run_dir, progress=progress)
-    return run_dir
+    return rulebot_and_random("bench-report", tables, cells, games, seed, tmp, progress)
 
 
 def _browser(index: Path, largest: str) -> dict[str, Any]:
