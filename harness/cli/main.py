@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from harness.bench.core import BenchError
 from harness.engine import EngineError
 
 from . import (
@@ -81,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result = args.func(args)
-    except (CliError, EngineError) as e:
+    except (CliError, EngineError, BenchError) as e:
         sys.stderr.write(error_line(e))
         return 2
     except ImportError as e:  # a package a command needs is missing: one line, no traceback
