@@ -74,6 +74,7 @@ def test_bench_variance_small(capsys: pytest.CaptureFixture[str]) -> None:
     assert [a["agent"] for a in r["agents"]] == ["rulebot", "eps0.05", "eps0.15", "eps0.3", "eps1"]
     assert r["pairs"][0]["pair"] == "rulebot vs eps0.15" and len(r["pairs"]) == 5
     assert isinstance(r["ladder_ordered"], bool) and "factor" in r["headline"]
+    assert all(p["sd_before"] >= 0 for p in r["pairs"]) and "factor_before" in r["headline"]
 
 
 def test_games_needed() -> None:
