@@ -147,7 +147,9 @@ def test_a_choice_the_rule_bot_would_not_make_is_refused() -> None:
         assert d is not None
         for other in (o for o in d.option_ids if o != text):
             try:  # the game stops early: "not over", unless the bot would not choose ``other``
-                luck_adjust(g.n, g.mode, g.seed, [*g.history[:i], other], _known(pol), ConstantValue())
+                luck_adjust(
+                    g.n, g.mode, g.seed, [*g.history[:i], other], _known(pol), ConstantValue()
+                )
             except ValueError as e:
                 if "not the rule bot's choice" in str(e):
                     assert str(e).startswith(f"decision {i + 1}:")
