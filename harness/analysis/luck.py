@@ -57,6 +57,14 @@ def _sample(before: Game, action: Action, rng: random.Random, model: ValueModel)
     return model.values(g)
 
 
+def apply_and_check_chance(game: Game, action: Action) -> bool:
+    """Apply ``action``; whether the engine then used chance (a card left the deck or the
+    generator drew: a draw, check, coin, random pick or reshuffle)."""
+    deck, state = len(game.deck), game.rng.getstate()
+    game.apply(action)
+    return len(game.deck) != deck or game.rng.getstate() != state
+
+
 def _rule_bots(policies: Sequence[Policy], seed: int) -> dict[int, RuleBot]:
     bots = {s: RuleBot(f"bot{s}") for s, p in enumerate(policies) if p == "rulebot"}
     for s, b in bots.items():
@@ -123,9 +131,7 @@ def luck_adjust(
                 raise ValueError(f"decision {i + 1}: {text!r} is not the rule bot's choice")
         uniform = (policies[d.seat] == "uniform" or bot is not None) and len(among) > 1
         before = clone(game, events=False)
-        deck, state = len(game.deck), game.rng.getstate()
-        game.apply(action)
-        chance = len(game.deck) != deck or game.rng.getstate() != state
+        chance = apply_and_check_chance(game, action)
         if not (uniform or chance):
             continue
         base = np.zeros(n)

@@ -5,6 +5,7 @@ constant and random noise; a correction that does not subtract its baseline is c
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator
 
 import numpy as np
@@ -17,6 +18,7 @@ from harness.analysis.luck import LuckResult, luck_adjust
 from harness.analysis.playout import new_bots, play_out
 from harness.analysis.value import ConstantValue, NoiseValue, ValueModel
 from harness.engine import Game, parse_action
+from harness.engine.chance import clone, resample_future
 
 GAMES = 36
 Z = 3.5  # a wide interval: many means are checked, a biased correction is far outside it
@@ -156,3 +158,29 @@ def test_a_choice_the_rule_bot_would_not_make_is_refused() -> None:
                     return
         replay.apply(parse_action(text))
     pytest.fail("no decision with a choice the bot would not make")
+
+
+def _visible(g: Game) -> tuple:
+    """What a transition leaves on the table (not the deck order, which a re-draw changes)."""
+    seats = tuple((s.hp, s.alive, tuple(s.hand), tuple(s.in_play), s.weapon) for s in g.seats)
+    return seats, tuple(g.discard), len(g.deck), g.pending, g.winners
+
+
+def test_every_transition_that_used_chance_is_corrected() -> None:
+    """A transition the adjustment skips (no card left the deck, the generator untouched) reaches
+    the same table from every re-drawn copy: nothing random happened in it."""
+    rng = random.Random(3)
+    skipped = 0
+    for g, _ in _PLAYED[:8]:
+        replay = Game.new(g.n, g.mode, g.seed)
+        for text in g.history:
+            before = clone(replay, events=False)
+            if luck.apply_and_check_chance(replay, parse_action(text)):
+                continue
+            skipped += 1
+            for _ in range(3):
+                c = clone(before, events=False)
+                resample_future(c, rng)
+                c.apply(parse_action(text))
+                assert _visible(c) == _visible(replay)
+    assert skipped > 100
