@@ -58,8 +58,8 @@ def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scor
     play_out(game, bots)
     known: list[Policy] = ["unknown" if i == me else "rulebot" for i in range(n)]
     r = luck_adjust(n, MODE, s, game.history, known, _model(), samples, rng_seed=deal)
-    b = luck_adjust(n, MODE, s, game.history, ["unknown"] * n, _model(), samples, rng_seed=deal)
-    return Scored(epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), float(b.adjusted[me]))
+    old = luck_adjust(n, MODE, s, game.history, ["unknown"] * n, _model(), samples, rng_seed=deal)
+    return Scored(epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), float(old.adjusted[me]))
 
 
 _MODEL: FittedValue | None = None
