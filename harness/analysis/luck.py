@@ -25,12 +25,13 @@ from typing import Literal
 
 import numpy as np
 
-from harness.engine import Action, EngineError, Game, parse_action
+from harness.agents.rulebot import RuleBot
+from harness.engine import Action, EngineError, Game, build_view, parse_action
 from harness.engine.chance import clone, resample_future
 
 from .value import ValueModel, result_values
 
-Policy = Literal["unknown", "uniform"]
+Policy = Literal["unknown", "uniform", "rulebot"]
 DEFAULT_SAMPLES = 8
 
 
@@ -56,6 +57,21 @@ def _sample(before: Game, action: Action, rng: random.Random, model: ValueModel)
     return model.values(g)
 
 
+def apply_and_check_chance(game: Game, action: Action) -> bool:
+    """Apply ``action``; whether the engine then used chance (a card left the deck or the
+    generator drew: a draw, check, coin, random pick or reshuffle)."""
+    deck, state = len(game.deck), game.rng.getstate()
+    game.apply(action)
+    return len(game.deck) != deck or game.rng.getstate() != state
+
+
+def _rule_bots(policies: Sequence[Policy], seed: int) -> dict[int, RuleBot]:
+    bots = {s: RuleBot(f"bot{s}") for s, p in enumerate(policies) if p == "rulebot"}
+    for s, b in bots.items():
+        b.new_game("luck", s, seed)
+    return bots
+
+
 def luck_adjust(
     seats: int,
     mode: str,
@@ -66,11 +82,14 @@ def luck_adjust(
     samples: int = DEFAULT_SAMPLES,
     deal_samples: int | None = None,
     rng_seed: int = 0,
+    bot_seed: int | None = None,
 ) -> LuckResult:
     """Replay the game ``(seats, mode, seed)`` with ``actions`` and return every seat's raw and
     luck-adjusted score.  ``policies[s]`` is ``"uniform"`` for a seat known to choose uniformly
-    at random (a random seat), else ``"unknown"``.  Raises ``ValueError`` when the actions do not
-    finish the game."""
+    at random (a random seat), ``"rulebot"`` for a rule bot (replayed from its views: its choice
+    is uniform over its exact ties), else ``"unknown"``.  ``bot_seed`` is the seed the rule bots
+    were started with (default: the game's).  Raises ``ValueError`` when the actions do not
+    finish the game or a rule bot's recorded choice is not one its policy could make."""
     if samples < 1:
         raise ValueError("samples must be at least 1")
     rng = random.Random(f"luck:{rng_seed}:{seats}:{mode}:{seed}")
@@ -89,6 +108,8 @@ def luck_adjust(
         evals += k_deal + 1
     corr = deal.copy()
     corrected = 0
+    bots = _rule_bots(policies, seed if bot_seed is None else bot_seed)
+    seen = [0] * n
     for i, text in enumerate(actions):
         d = game.pending
         if d is None:
@@ -99,16 +120,23 @@ def luck_adjust(
             raise ValueError(f"decision {i + 1}: {e}") from None
         if action not in d.options:
             raise ValueError(f"decision {i + 1}: {text!r} is not an option")
-        uniform = policies[d.seat] == "uniform" and len(d.options) > 1
+        among: Sequence[Action] = d.options
+        bot = bots.get(d.seat) if len(d.options) > 1 else None
+        if bot is not None:
+            view = build_view(game, d.seat, since=seen[d.seat])
+            seen[d.seat] = view.event_count
+            bot.decide(view, d.option_ids)
+            among = [parse_action(t) for t in bot.last_ties]
+            if action not in among:
+                raise ValueError(f"decision {i + 1}: {text!r} is not the rule bot's choice")
+        uniform = (policies[d.seat] == "uniform" or bot is not None) and len(among) > 1
         before = clone(game, events=False)
-        deck, state = len(game.deck), game.rng.getstate()
-        game.apply(action)
-        chance = len(game.deck) != deck or game.rng.getstate() != state
+        chance = apply_and_check_chance(game, action)
         if not (uniform or chance):
             continue
         base = np.zeros(n)
         if uniform:
-            options = list(d.options)
+            options = list(among)
             if len(options) > samples:
                 options = rng.sample(options, samples)
             per = max(1, -(-samples // len(options))) if chance else 1

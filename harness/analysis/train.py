@@ -40,14 +40,24 @@ class Dataset:
         return np.vstack(self.x), np.concatenate(self.key), np.concatenate(self.y)
 
 
+CELL_STRIDE = 100_000  # seeds per table size and mode
+
+
+def game_seed(seed: int, cell: int, k: int) -> int:
+    """The seed of the ``k``-th game of cell ``cell`` (:data:`CELLS` index) from ``seed``."""
+    return seed + cell * CELL_STRIDE + k
+
+
 def self_play(
     games: int, seed: int, stride: int, on_game: Callable[[], None] | None = None
 ) -> Dataset:
     """``games`` rule-bot games per table size and mode, sampled every ``stride`` decisions."""
+    if games > CELL_STRIDE:
+        raise ValueError(f"at most {CELL_STRIDE:,} games per table size and mode")
     data = Dataset()
     for ci, (n, mode) in enumerate(CELLS):
         for k in range(games):
-            s = seed + ci * 100_000 + k
+            s = game_seed(seed, ci, k)
             game = Game.new(n, mode, s)
             rows: list[np.ndarray] = []
 

@@ -3,9 +3,11 @@ luck-adjusted (``bangarena bench variance``).
 
 Deal ``k`` seats ``seats[k % len(seats)]`` players in ``mode``; the agent under test sits at seat
 ``k % seats`` and rule bots play the others.  Every agent of the ladder plays the same deals at the
-same seat (paired), and each is a seat of unknown policy: its choices are never corrected.  For a
-pair of agents the per-deal difference of their scores gives the standard deviation and the number
-of deals needed to tell them apart (two-sided 95 % confidence, 80 % power).
+same seat (paired), and each is a seat of unknown policy: its choices are never corrected.  The
+rule bots at the other seats are a known policy (their ties are corrected); ``before`` scores the
+same games with them as unknown policy, the estimator of the previous release.  For a pair of
+agents the per-deal difference of their scores gives the standard deviation and the number of deals
+needed to tell them apart (two-sided 95 % confidence, 80 % power).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from harness.engine import Game
 
 from .fitted import FittedValue
 from .ladder import EpsilonBot, label
-from .luck import luck_adjust
+from .luck import Policy, luck_adjust
 from .playout import play_out
 
 Z_ALPHA = 1.959964  # two-sided 95 %
@@ -39,6 +41,7 @@ class Scored:
     deal: int
     raw: float
     adjusted: float
+    before: float  # adjusted with the rule bots as unknown policy
 
 
 def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scored:
@@ -53,8 +56,10 @@ def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scor
     for i, b in enumerate(bots):
         b.new_game(f"var-{deal}", i, s)
     play_out(game, bots)
-    r = luck_adjust(n, MODE, s, game.history, ["unknown"] * n, _model(), samples, rng_seed=deal)
-    return Scored(epsilon, deal, float(r.raw[me]), float(r.adjusted[me]))
+    known: list[Policy] = ["unknown" if i == me else "rulebot" for i in range(n)]
+    r = luck_adjust(n, MODE, s, game.history, known, _model(), samples, rng_seed=deal)
+    old = luck_adjust(n, MODE, s, game.history, ["unknown"] * n, _model(), samples, rng_seed=deal)
+    return Scored(epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), float(old.adjusted[me]))
 
 
 _MODEL: FittedValue | None = None
@@ -117,6 +122,7 @@ def summarize(scored: Sequence[Scored], epsilons: Sequence[float]) -> dict[str, 
     deals = sorted(set.intersection(*(set(v) for v in by.values())))
     raw = {e: np.array([by[e][d].raw for d in deals]) for e in epsilons}
     adj = {e: np.array([by[e][d].adjusted for d in deals]) for e in epsilons}
+    old = {e: np.array([by[e][d].before for d in deals]) for e in epsilons}
     agents = [
         {
             "agent": label(e),
@@ -135,6 +141,7 @@ def summarize(scored: Sequence[Scored], epsilons: Sequence[float]) -> dict[str, 
     for a, b in steps:
         d_raw, d_adj = raw[a] - raw[b], adj[a] - adj[b]
         sd_r, sd_a = float(d_raw.std(ddof=1)), float(d_adj.std(ddof=1))
+        sd_b = float((old[a] - old[b]).std(ddof=1))
         delta = float(d_adj.mean())
         n_raw, n_adj = games_needed(sd_r, delta), games_needed(sd_a, delta)
         ci = _mean_ci(d_adj)
@@ -148,6 +155,8 @@ def summarize(scored: Sequence[Scored], epsilons: Sequence[float]) -> dict[str, 
                 "games_raw": None if n_raw is None else math.ceil(n_raw),
                 "games_adjusted": None if n_adj is None else math.ceil(n_adj),
                 "factor": round(sd_r**2 / sd_a**2, 2) if sd_a > 0 else None,
+                "sd_before": round(sd_b, 4),
+                "factor_before": round(sd_r**2 / sd_b**2, 2) if sd_b > 0 else None,
                 "ordered": delta > 0,
                 "significant": ci["lo"] > 0,
             }

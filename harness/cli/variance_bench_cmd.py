@@ -54,6 +54,7 @@ def bench_variance(games: int, samples: int, workers: int, progress: bool) -> di
         "headline": {
             "pair": head["pair"],
             "factor": factor,
+            "factor_before": head["factor_before"],
             "goal": GOAL_FACTOR,
             "pass": factor is not None and factor >= GOAL_FACTOR,
         },
@@ -83,19 +84,25 @@ def run_variance(args: argparse.Namespace) -> int:
         )
     print(
         f"  {'pair':<22}{'adjusted diff [95% CI]':<26}{'SD raw':>7}{'SD adj':>7}"
-        f"{'games raw':>11}{'games adj':>11}{'factor':>8}"
+        f"{'games raw':>11}{'games adj':>11}{'factor':>8}{'before':>9}"
     )
     for p in r["pairs"]:
         gr = "-" if p["games_raw"] is None else f"{p['games_raw']:,}"
         ga = "-" if p["games_adjusted"] is None else f"{p['games_adjusted']:,}"
         fa = "-" if p["factor"] is None else f"{p['factor']:.2f}x"
+        fb = "-" if p["factor_before"] is None else f"{p['factor_before']:.2f}x"
         print(
             f"  {p['pair']:<22}{_ci(p['adjusted_diff']):<26}{p['sd_raw']:>7.3f}"
-            f"{p['sd_adjusted']:>7.3f}{gr:>11}{ga:>11}{fa:>8}"
+            f"{p['sd_adjusted']:>7.3f}{gr:>11}{ga:>11}{fa:>8}{fb:>9}"
         )
+    print(
+        "  before: the same games adjusted with the rule bots as unknown policy "
+        "(only chance corrected)"
+    )
     h = r["headline"]
     print(
-        f"  {h['pair']}: adjusted needs {h['factor']}x fewer games (goal >= {h['goal']:g}x: "
+        f"  {h['pair']}: adjusted needs {h['factor']}x fewer games (before: "
+        f"{h['factor_before']}x; goal >= {h['goal']:g}x: "
         f"{'PASS' if h['pass'] else 'FAIL'}); ladder steps ordered: "
         f"{'yes' if r['ladder_ordered'] else 'no'}"
     )

@@ -10,7 +10,8 @@ import pytest
 
 from harness.analysis.features import KEYS, NAMES
 from harness.analysis.fitted import FittedValue, ModelFileError, load_model_file
-from harness.analysis.variance import games_needed
+from harness.analysis.train import CELLS, HOLDOUT_SEED, game_seed
+from harness.analysis.variance import SEED, games_needed
 from harness.cli.main import main
 from harness.engine import Game
 
@@ -26,6 +27,19 @@ def test_shipped_model_is_versioned_and_evaluates() -> None:
     assert set(m.base_rates) <= set(KEYS)
     v = FittedValue(m).values(Game.new(6, "partners", 2))
     assert v.shape == (6,) and ((v > 0) & (v < 1)).all()
+
+
+def test_the_shipped_model_never_saw_the_games_it_is_measured_on() -> None:
+    """Training games, `bench value`'s held-out games and `bench variance`'s deals (up to 10,000
+    of each) use disjoint seeds."""
+    t = load_model_file().training
+    trained = {
+        game_seed(t["seed"], c, k) for c in range(len(CELLS)) for k in range(t["games_per_cell"])
+    }
+    held_out = {game_seed(HOLDOUT_SEED, c, k) for c in range(len(CELLS)) for k in range(10_000)}
+    deals = {SEED + d for d in range(10_000)}
+    assert len(trained) == t["games"] and not trained & held_out and not trained & deals
+    assert not held_out & deals
 
 
 def test_a_model_file_for_other_features_is_refused(tmp_path: Path) -> None:
@@ -74,6 +88,7 @@ def test_bench_variance_small(capsys: pytest.CaptureFixture[str]) -> None:
     assert [a["agent"] for a in r["agents"]] == ["rulebot", "eps0.05", "eps0.15", "eps0.3", "eps1"]
     assert r["pairs"][0]["pair"] == "rulebot vs eps0.15" and len(r["pairs"]) == 5
     assert isinstance(r["ladder_ordered"], bool) and "factor" in r["headline"]
+    assert all(p["sd_before"] >= 0 for p in r["pairs"]) and "factor_before" in r["headline"]
 
 
 def test_games_needed() -> None:

@@ -5,6 +5,7 @@ constant and random noise; a correction that does not subtract its baseline is c
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator
 
 import numpy as np
@@ -16,7 +17,8 @@ from harness.analysis.fitted import FittedValue
 from harness.analysis.luck import LuckResult, luck_adjust
 from harness.analysis.playout import new_bots, play_out
 from harness.analysis.value import ConstantValue, NoiseValue, ValueModel
-from harness.engine import Game
+from harness.engine import Game, parse_action
+from harness.engine.chance import clone, resample_future
 
 GAMES = 36
 Z = 3.5  # a wide interval: many means are checked, a biased correction is far outside it
@@ -116,3 +118,69 @@ def test_bad_actions_are_refused() -> None:
         luck_adjust(g.n, g.mode, g.seed, ["nonsense-id"], pol, ConstantValue())
     with pytest.raises(ValueError, match="not an option"):
         luck_adjust(g.n, g.mode, g.seed, ["play:shot@7"], pol, ConstantValue())
+
+
+# rule bots as a known policy: each choice is uniform over its exact ties (docs/analysis.md)
+def _known(pol: list[str]) -> list[str]:
+    return ["rulebot" if p == "unknown" else p for p in pol]
+
+
+def _known_scores(model: ValueModel) -> list[tuple[Game, LuckResult]]:
+    return [
+        (g, luck_adjust(g.n, g.mode, g.seed, g.history, _known(pol), model, 2, rng_seed=1))
+        for g, pol in _PLAYED
+    ]
+
+
+def test_known_rule_bots_stay_unbiased() -> None:
+    scored = _known_scores(FittedValue())
+    assert _unbiased(scored)
+    assert _unbiased(_known_scores(NoiseValue(5)))
+    # their ties are corrected: more transitions than with the bots as unknown policy
+    unknown = _scores(FittedValue())
+    assert sum(r.transitions for _, r in scored) > sum(r.transitions for _, r in unknown)
+
+
+def test_a_choice_the_rule_bot_would_not_make_is_refused() -> None:
+    g, pol = next((g, p) for g, p in _PLAYED if "uniform" not in p)
+    replay = Game.new(g.n, g.mode, g.seed)
+    for i, text in enumerate(g.history):
+        d = replay.pending
+        assert d is not None
+        for other in (o for o in d.option_ids if o != text):
+            try:  # the game stops early: "not over", unless the bot would not choose ``other``
+                luck_adjust(
+                    g.n, g.mode, g.seed, [*g.history[:i], other], _known(pol), ConstantValue()
+                )
+            except ValueError as e:
+                if "not the rule bot's choice" in str(e):
+                    assert str(e).startswith(f"decision {i + 1}:")
+                    return
+        replay.apply(parse_action(text))
+    pytest.fail("no decision with a choice the bot would not make")
+
+
+def _visible(g: Game) -> tuple:
+    """What a transition leaves on the table (not the deck order, which a re-draw changes)."""
+    seats = tuple((s.hp, s.alive, tuple(s.hand), tuple(s.in_play), s.weapon) for s in g.seats)
+    return seats, tuple(g.discard), len(g.deck), g.pending, g.winners
+
+
+def test_every_transition_that_used_chance_is_corrected() -> None:
+    """A transition the adjustment skips (no card left the deck, the generator untouched) reaches
+    the same table from every re-drawn copy: nothing random happened in it."""
+    rng = random.Random(3)
+    skipped = 0
+    for g, _ in _PLAYED[:8]:
+        replay = Game.new(g.n, g.mode, g.seed)
+        for text in g.history:
+            before = clone(replay, events=False)
+            if luck.apply_and_check_chance(replay, parse_action(text)):
+                continue
+            skipped += 1
+            for _ in range(3):
+                c = clone(before, events=False)
+                resample_future(c, rng)
+                c.apply(parse_action(text))
+                assert _visible(c) == _visible(replay)
+    assert skipped > 100

@@ -7,7 +7,8 @@ Contract:
 * Each event of the feed is processed exactly once, even when views overlap (``observe`` then
   ``choose`` with the same view, as an autopilot does); see :class:`.suspicion.Suspicion`.
 * Ties are broken by the bot's own :class:`random.Random`, seeded in :meth:`RuleBot.new_game`
-  from the game seed and the seat, so a game stays reproducible.
+  from the game seed and the seat, so a game stays reproducible.  ``last_ties`` holds the options
+  the last decision chose among uniformly (its policy there, for the luck adjustment).
 * :meth:`RuleBot.decide` is the synchronous core (``choose`` awaits nothing else); it always
   returns one of the options.
 """
@@ -37,6 +38,8 @@ class RuleBot(Agent):
         self._rng = random.Random(f"{seed}:0:0")
         self._susp: Suspicion | None = None
         self._seat = -1
+        # the options the last decision chose among uniformly (its exact ties, or the choice)
+        self.last_ties: tuple[str, ...] = ()
 
     # ------------------------------------------------------------ protocol
     def new_game(self, game_id: str, seat: int, seed: int) -> None:
@@ -55,13 +58,18 @@ class RuleBot(Agent):
         """The bot's choice for ``view``'s pending decision; always one of ``options``."""
         if len(options) == 1:
             self.observe(view)
+            self.last_ties = (options[0],)
             return options[0]
+        self.last_ties = ()
         susp = self._suspicion(view)
         susp.feed(view)
         ctx = build_ctx(view, susp.beliefs(view))
         kind = view.pending.kind if view.pending is not None else "play"
         choice = self._by_kind(kind, ctx, options)
-        return choice if choice in options else options[0]
+        choice = choice if choice in options else options[0]
+        if choice not in self.last_ties:
+            self.last_ties = (choice,)
+        return choice
 
     def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
         pick = self._pick
@@ -92,6 +100,7 @@ class RuleBot(Agent):
         """The best-scored option; exact ties go to the seeded generator."""
         best = max(s for s, _ in scored)
         top = [o for s, o in scored if s == best]
+        self.last_ties = tuple(top)
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
     def _suspicion(self, view: SeatView) -> Suspicion:
