@@ -1,13 +1,16 @@
 """Test-suite wide settings: how pytest-xdist shares the tests between the workers.
 
-The suite runs on every core (``-n auto --dist loadgroup`` in pyproject.toml).  Each test file is
-one group, so a file's module-scoped fixtures (a played league, a browser, a server) are built
-once, on one worker.  Tests that must not run twice at once share a group across files: the
-real-model tests (one llama.cpp server for all of them), the Ray tests (one local cluster) and the
-browser tests (one chromium at a time beside the rest of the suite).
+The suite runs on every core (``-n auto`` in pyproject.toml, at most 4 workers).  The scheduler
+below hands out whole groups: each test file is one group, so a file's module-scoped fixtures (a
+played league, a browser, a server) are built once, on one worker.  Tests that must not run twice
+at once share a group across files: the real-model tests (one llama.cpp server for all of them),
+the Ray tests (one local cluster) and the browser tests (one chromium at a time beside the rest of
+the suite).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -16,11 +19,12 @@ SHARED_GROUPS = {
     "tests/ray/": "ray",
     "tests/web/test_browser": "browser",
     "tests/replay/test_report_browser": "browser",
+    "tests/replay/test_report_moves_browser": "browser",
 }
 
 
 def group_of(nodeid: str) -> str:
-    """The xdist group of a test: a shared group by path, else its file."""
+    """The group of a test: a shared group by path, else its file."""
     path = nodeid.split("::", 1)[0]
     for prefix, group in SHARED_GROUPS.items():
         if path.startswith(prefix):
@@ -28,6 +32,13 @@ def group_of(nodeid: str) -> str:
     return path
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(group_of(item.nodeid)))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Whole groups to a worker (:func:`group_of`), the largest first as xdist's loadscope does."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return GroupScheduling(config, log)

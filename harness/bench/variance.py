@@ -1,0 +1,92 @@
+"""``bangarena bench variance`` — games saved by luck adjustment, measured on a ladder of agents
+of graded strength (the rule bot, and the rule bot playing a random option with probability ε),
+each a seat of unknown policy in paired deals with rule bots at the other seats.  For every pair
+it prints the standard deviation of the per-deal difference, raw and adjusted, and the deals
+needed to tell the two apart at 95 % confidence / 80 % power; ends with a JSON line."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from harness.analysis.ladder import LADDER
+from harness.analysis.variance import MODE, SEATS, play_ladder, summarize
+
+from .core import print_result
+from .progress import Progress
+
+GOAL_FACTOR = 5.0  # adjusted needs >= 5x fewer games for eps 0.15 vs the rule bot
+
+
+def bench_variance(games: int, samples: int, workers: int, progress: bool) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    with Progress("bench variance", games * len(LADDER), unit="games", enabled=progress) as bar:
+        scored = play_ladder(LADDER, games, samples, workers, bar.advance)
+    s = summarize(scored, LADDER)
+    head = s["pairs"][0]
+    steps = s["pairs"][1:]
+    factor = head["factor"]
+    return {
+        "benchmark": "variance",
+        "seats": list(SEATS),
+        "mode": MODE,
+        "samples": samples,
+        **s,
+        "headline": {
+            "pair": head["pair"],
+            "factor": factor,
+            "factor_before": head["factor_before"],
+            "goal": GOAL_FACTOR,
+            "pass": factor is not None and factor >= GOAL_FACTOR,
+        },
+        "ladder_ordered": all(p["ordered"] for p in steps),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def _ci(d: dict[str, float]) -> str:
+    return f"{d['mean']:+.3f} [{d['lo']:+.3f}, {d['hi']:+.3f}]"
+
+
+def run(games: int, samples: int, workers: int, progress: bool = True) -> int:
+    """Measure, print the figures and the JSON line."""
+    r = bench_variance(games, samples, workers, progress)
+    print(
+        f"variance benchmark: {r['deals']} paired deals per agent, seats {r['seats']}, "
+        f"{r['mode']}; agent under test at one seat, rule bots elsewhere; "
+        f"{r['samples']} baseline samples per chance event"
+    )
+    print(
+        f"  {'agent':<9}{'raw win rate [95% CI]':<26}{'adjusted [95% CI]':<26}{'SD raw':>7}{'SD adj':>7}"
+    )
+    for a in r["agents"]:
+        print(
+            f"  {a['agent']:<9}{_ci(a['raw']):<26}{_ci(a['adjusted']):<26}"
+            f"{a['sd_raw']:>7.3f}{a['sd_adjusted']:>7.3f}"
+        )
+    print(
+        f"  {'pair':<22}{'adjusted diff [95% CI]':<26}{'SD raw':>7}{'SD adj':>7}"
+        f"{'games raw':>11}{'games adj':>11}{'factor':>8}{'before':>9}"
+    )
+    for p in r["pairs"]:
+        gr = "-" if p["games_raw"] is None else f"{p['games_raw']:,}"
+        ga = "-" if p["games_adjusted"] is None else f"{p['games_adjusted']:,}"
+        fa = "-" if p["factor"] is None else f"{p['factor']:.2f}x"
+        fb = "-" if p["factor_before"] is None else f"{p['factor_before']:.2f}x"
+        print(
+            f"  {p['pair']:<22}{_ci(p['adjusted_diff']):<26}{p['sd_raw']:>7.3f}"
+            f"{p['sd_adjusted']:>7.3f}{gr:>11}{ga:>11}{fa:>8}{fb:>9}"
+        )
+    print(
+        "  before: the same games adjusted with the rule bots as unknown policy "
+        "(only chance corrected)"
+    )
+    h = r["headline"]
+    print(
+        f"  {h['pair']}: adjusted needs {h['factor']}x fewer games (before: "
+        f"{h['factor_before']}x; goal >= {h['goal']:g}x: "
+        f"{'PASS' if h['pass'] else 'FAIL'}); ladder steps ordered: "
+        f"{'yes' if r['ladder_ordered'] else 'no'}"
+    )
+    print(f"  time: {r['seconds']} s")
+    return print_result(r)
