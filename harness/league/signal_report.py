@@ -33,6 +33,7 @@ import pandas as pd
 from harness.records import RunStore
 from harness.records.models import VOID_SIDE
 from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
+from harness.records.store import RecordError
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
@@ -92,6 +93,13 @@ def _games(run_dir: str | Path) -> Iterable[_Game]:
         _start, decisions, end = store.read_game(g.game_id)
         signals, refused = game_signals(decisions, people.get(g.game_id))
         outcomes = sorted(g.seat_outcomes, key=lambda o: o.seat)
+        for s in signals:
+            for seat in (s["seat"], s["target"]):
+                if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(outcomes)):
+                    raise RecordError(
+                        f"{run_dir}: a signal of game {g.game_id} names seat {str(seat)[:20]!r}, "
+                        f"not one of its {len(outcomes)} seats"
+                    )
         yield _Game(
             g.game_id,
             [o.player for o in outcomes],
