@@ -212,3 +212,17 @@ def test_a_game_pooled_twice_counts_once(runs: dict[str, Path], tmp_path: Path) 
     kept = pool.seats[pool.seats["run"] == "runlong"]
     new = set(longer.seats["game_id"]) - set(load_run(runs["a"]).seats["game_id"])
     assert {g.split("/", 1)[1] for g in kept["game_id"]} == new
+
+
+@pytest.mark.parametrize("config", ['{"players": 5}', '{"players": [1, {"name": "rulebot"}]}'])
+def test_a_run_config_of_the_wrong_shape_is_read_as_none(
+    config: str, runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = tmp_path / "odd"
+    shutil.copytree(runs["b"], odd)
+    (odd / "config.json").write_text(config)
+    pool = pool_runs([str(runs["a"]), str(odd)])
+    assert pool.left_out == [] and pool.specs["random"] == {"kind": "random"}
+    assert main(["leaderboard", str(odd), "--out", str(tmp_path / "o"), "--bootstrap", "0"]) == 0
+    assert main(["league", "report", str(odd)]) == 0
+    assert "Traceback" not in capsys.readouterr().err
