@@ -81,6 +81,7 @@ __all__ = [
     "PromptBuilder",
     "correction_message",
     "parse_answer",
+    "read_answer_object",
     "set_choice",
 ]
 
@@ -148,21 +149,9 @@ def parse_answer(
     ``option_ids`` and none repeated; ``choice`` is then that subset as a JSON array in the order
     of ``option_ids`` (``[]`` for none).
     """
-    text = (raw or "").strip()
-    if not text:
-        return ParsedAnswer(None, error_kind="unparseable", problem="the answer is empty")
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    try:
-        obj = json.loads(text, object_pairs_hook=_unique_keys)
-    except _RepeatedKey as repeated:
-        problem = f"it repeats the key {_quote(repeated.key)}"
+    obj, problem = read_answer_object(raw)
+    if obj is None:
         return ParsedAnswer(None, error_kind="unparseable", problem=problem)
-    except (json.JSONDecodeError, RecursionError):
-        return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
-    if not isinstance(obj, dict):
-        return ParsedAnswer(None, error_kind="unparseable", problem="it is not a JSON object")
     reason = (
         cap_text(obj["reason"], REASON_MAX_CHARS) if isinstance(obj.get("reason"), str) else None
     )
@@ -182,6 +171,26 @@ def parse_answer(
             problem=f"{_quote(choice)} is not one of the listed option ids",
         )
     return ParsedAnswer(choice, reason, signal=obj.get("signal"))
+
+
+def read_answer_object(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The JSON object of an answer: the stripped text, optionally inside one ```json fence, no
+    key repeated in any object.  Returns ``(object, None)`` or ``(None, problem)``."""
+    text = (raw or "").strip()
+    if not text:
+        return None, "the answer is empty"
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        obj = json.loads(text, object_pairs_hook=_unique_keys)
+    except _RepeatedKey as repeated:
+        return None, f"it repeats the key {_quote(repeated.key)}"
+    except (json.JSONDecodeError, RecursionError):
+        return None, "it is not a JSON object"
+    if not isinstance(obj, dict):
+        return None, "it is not a JSON object"
+    return obj, None
 
 
 def _parse_set(value: Any, option_ids: Sequence[str], reason: str | None) -> ParsedAnswer:

@@ -3,6 +3,9 @@
 The seat's own deadline is the table's decision timer minus a safety margin that grows with the
 timer and the event loop's measured lag (:func:`harness.agents.deadline.seat_margin`), so the
 model agent can fall back (and record why) before the table's timer would cut it off.
+
+A seat with a :class:`~harness.agents.prober.Prober` is asked its belief probes in
+:meth:`ModelSeat.before_choose`, which the table awaits before the decision's timer starts.
 """
 
 from __future__ import annotations
@@ -10,13 +13,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.engine import SeatView
 
 from .base import Agent, Choice
 from .deadline import seat_margin
 from .llm_agent import LLMAgent
+
+if TYPE_CHECKING:
+    from .prober import Prober
 
 DEFAULT_DECISION_SECONDS = 60.0
 
@@ -41,9 +47,20 @@ class ModelSeat(Agent):
         self.game_id = ""
         self.seat = -1
         self.index = 0
+        self.prober: Prober | None = None
 
     def new_game(self, game_id: str, seat: int, seed: int) -> None:
         self.game_id, self.seat, self.index = game_id, seat, 0
+        if self.prober is not None:
+            self.prober.new_game(game_id, seat, self.name)
+
+    async def before_choose(self, view: SeatView, options: Sequence[str]) -> None:
+        """Ask the belief probe due at this decision, if any (outside the decision timer)."""
+        if self.prober is None:
+            return
+        due = self.prober.note(view, options)
+        if due:
+            await self.prober.probe(view, due, self.index + 1)
 
     async def choose(self, view: SeatView, options: Sequence[str]) -> Choice:
         margin = seat_margin(self.decision_seconds)  # grows with the timer and the loop's lag
@@ -74,6 +91,8 @@ class ModelSeat(Agent):
         ``record`` is the decision's model record (dict), or ``None`` for a decision the model
         was not asked (one option)."""
         self.index += 1
+        if self.prober is not None:
+            self.prober.note(view, options)  # a resumed game asks the same probes after it
         self.llm.restore(view, options, record or {})
 
     async def aclose(self) -> None:

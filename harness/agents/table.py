@@ -162,6 +162,9 @@ class Table:
     async def step(self) -> Decided:
         """Ask the pending seat and apply its answer (or the fallback)."""
         seat, options, view = self._next_view()
+        before = getattr(self.agents[seat], "before_choose", None)
+        if before is not None:  # e.g. a model seat's belief probe: before the timer starts
+            await before(view, options)
         decided = await decide(
             self.agents[seat],
             self.game,

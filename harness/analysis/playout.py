@@ -36,16 +36,20 @@ def play_out(
     seen: list[int] | None = None,
     max_decisions: int = MAX_DECISIONS,
     visit: Callable[[Game, int], None] | None = None,
+    until: Callable[[Game], bool] | None = None,
 ) -> int:
     """Play ``game`` to the end; returns the number of decisions made.  ``seen[s]`` is the event
     count of seat ``s``'s previous view (default: none seen, the first view carries the whole
-    feed).  ``visit(game, k)`` is called before the ``k``-th decision (0-based) is made."""
+    feed).  ``visit(game, k)`` is called before the ``k``-th decision (0-based) is made; the
+    playout stops early, before a decision, when ``until(game)`` is true."""
     seen = [0] * game.n if seen is None else seen
     made = 0
     apply = game.apply
     while (d := game.pending) is not None:
         if made >= max_decisions:
             raise PlayoutTooLong(f"playout passed {max_decisions} decisions")
+        if until is not None and until(game):
+            break
         if visit is not None:
             visit(game, made)
         made += 1

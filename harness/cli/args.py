@@ -29,6 +29,17 @@ def count(text: str) -> int:
     return v
 
 
+def positive_float(text: str, what: str = "a number", hint: str = "") -> float:
+    """A number above 0; the errors name ``what`` it is and add ``hint`` (e.g. usual values)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive{hint}")
+    return v
+
+
 def port(text: str, *, any_free: bool = False) -> int:
     """A TCP port 1..65535 (``any_free``: 0 too, for "any free port")."""
     try:

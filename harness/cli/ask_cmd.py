@@ -36,7 +36,7 @@ from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
 from harness.views.tokens import counter_for, request_tokens
 
-from .args import seat_count
+from .args import positive_float, seat_count
 from .errors import CliError
 
 TRANSIENT_KINDS = frozenset(get_args(TransientKind))
@@ -88,7 +88,7 @@ def register(sub: Any) -> None:
         "--param temperature=0 --param max_tokens=64)",
     )
     p.add_argument(
-        "--decision-seconds", type=_positive_float, default=60.0, help="deadline (default 60)"
+        "--decision-seconds", type=positive_float, default=60.0, help="deadline (default 60)"
     )
     p.add_argument(
         "--tokenizer",
@@ -98,16 +98,6 @@ def register(sub: Any) -> None:
         "tokenizer for a model it knows, else an estimate with a safety margin)",
     )
     p.set_defaults(func=run)
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return v
 
 
 def _param(text: str) -> tuple[str, Any]:

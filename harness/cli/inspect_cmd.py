@@ -1,5 +1,5 @@
 """``bangarena inspect RUN [--model M] [--player P] [--role R] [--seat N] [--kind K]
-[--fallback REASON] [--invalid] [--truncated] [--game ID] [--limit N] [--json] [--locale LOCALE]``.
+[--fallback REASON] [--invalid] [--truncated] [--game ID] [--blunders] [--mistakes] [--limit N] [--json] [--locale LOCALE]``.
 
 Shows recorded decisions that match every given filter: the view the seat had (re-rendered from
 the replayed game), the options, and for model seats the exact prompt, raw answers, reasoning,
@@ -15,6 +15,7 @@ import sys
 from typing import Any, get_args
 
 from harness.agents.decision_record import FallbackReason
+from harness.analysis.run_moves import stored_moves
 from harness.engine.roles import ROLES
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 from harness.records.store import RecordError
@@ -65,6 +66,16 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--game", metavar="ID", help="game id (default: every game)")
     p.add_argument(
+        "--blunders",
+        action="store_true",
+        help="only blunders found by bangarena analyze, with each option's value",
+    )
+    p.add_argument(
+        "--mistakes",
+        action="store_true",
+        help="only mistakes and blunders found by bangarena analyze, with each option's value",
+    )
+    p.add_argument(
         "--limit",
         type=int,
         default=DEFAULT_LIMIT,
@@ -99,7 +110,27 @@ def build_filter(args: argparse.Namespace) -> DecisionFilter:
         invalid=args.invalid,
         truncated=args.truncated,
         game=args.game,
+        analysis=_analysis(args),
     )
+
+
+def _analysis(args: argparse.Namespace) -> dict[tuple[str, int], Any] | None:
+    """With ``--blunders`` / ``--mistakes``: the analysed decisions with those labels."""
+    if not (getattr(args, "blunders", False) or getattr(args, "mistakes", False)):
+        return None
+    labels = {"blunder", "mistake"} if args.mistakes else {"blunder"}
+    try:
+        moves = stored_moves(args.run)
+    except RecordError as e:
+        raise CliError(str(e)) from None
+    if not moves:
+        raise CliError(f"no move analysis in {args.run}: run bangarena analyze {args.run} first")
+    return {
+        (gid, m.index): m
+        for gid, line in moves.items()
+        for m in line.decisions
+        if m.label in labels
+    }
 
 
 def run(args: argparse.Namespace) -> int:

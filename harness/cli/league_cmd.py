@@ -221,7 +221,7 @@ def _run_with_progress(
     runner: LeagueRunner, enabled: bool, interval: float = PLAIN_INTERVAL_S
 ) -> None:
     """A bar with ETA on a terminal, a plain line every ``interval`` seconds in a log
-    (harness.cli.progress) — also in the middle of a long game, counting its decisions."""
+    (harness.bench.progress) — also in the middle of a long game, counting its decisions."""
     p = runner.progress
     with Progress("league", p.total, done=p.done, enabled=enabled, interval=interval) as bar:
 

@@ -8,10 +8,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from harness.bench.core import BenchError
 from harness.engine import EngineError
 
 from . import (
     analysis_cmd,
+    analyze_cmd,
     ask_cmd,
     balance_cmd,
     bench_cmd,
@@ -37,6 +39,7 @@ COMMANDS = (
     report_cmd,
     replay_cmd,
     inspect_cmd,
+    analyze_cmd,
     play_cmd,
     ask_cmd,
     position_cmd,
@@ -79,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result = args.func(args)
-    except (CliError, EngineError) as e:
+    except (CliError, EngineError, BenchError) as e:
         sys.stderr.write(error_line(e))
         return 2
     except ImportError as e:  # a package a command needs is missing: one line, no traceback

@@ -19,7 +19,7 @@ from harness.engine import Game, SeatView, filter_event
 from harness.engine.roles import MODES
 from harness.views.names import LOCALES, default_names
 
-from .args import seat_count
+from .args import positive_float, seat_count
 from .errors import CliError
 
 TABLE_TIMES = (15, 30, 60, 90)
@@ -53,13 +53,7 @@ def register(sub: Any) -> None:
 
 
 def _time(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError("must be positive (table settings: 15, 30, 60, 90)")
-    return v
+    return positive_float(text, "a number of seconds", " (table settings: 15, 30, 60, 90)")
 
 
 def automated(kind: str, i: int, seed: int) -> Agent:

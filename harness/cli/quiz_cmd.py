@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import sys
 from pathlib import Path
 from typing import Any, get_args
 
@@ -269,18 +267,6 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from harness.quiz.bench import measure
+    from harness.bench import quiz
 
-    r = measure(args.questions, args.seed, args.locale, note=lambda s: print(s, file=sys.stderr))
-    print(
-        f"quiz benchmark: {r['questions']} questions ({r['locale']}), 1 core; asked through the "
-        "quiz model path against an instant in-process provider (network excluded)"
-    )
-    print(f"  questions built per second  {r['questions_per_s']:>9,.1f}  ({r['build_s']} s)")
-    print(f"  overhead per question       {r['overhead_median_ms']:>9.3f} ms median")
-    print(
-        f"  p95 / mean                  {r['overhead_p95_ms']:>9.3f} / {r['overhead_mean_ms']:.3f} ms"
-    )
-    print(f"  answer line                 {r['answer_line_bytes']:>9,} bytes")
-    print(json.dumps({"benchmark": "quiz", **r}))
-    return 0
+    return quiz.run(args.questions, args.seed, args.locale)

@@ -1,18 +1,15 @@
-"""``bangarena bench serve`` — N concurrent bot tables on one web-table server process, each with a
-WebSocket spectator: decisions/s and the time from an action to the updated view reaching a
-client (p50/p95); with ``--attack``, an unrelated connection's ping p50/p99 while spectators
-flood ``locale`` messages.  Prints figures and a final JSON line."""
+"""``bangarena bench serve`` options; the benchmark is :mod:`harness.bench.serve`: N concurrent bot
+tables on one web-table server process, each with a WebSocket spectator (with ``--attack``, an
+unrelated connection's ping while spectators flood ``locale`` messages)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from harness.engine.roles import MODES
 
 from .args import positive_int, seat_count
-from .errors import CliError
 
 
 def register_bench(bsub: Any) -> None:
@@ -50,43 +47,8 @@ def register_bench(bsub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.seconds > 0:
-        raise CliError("--seconds must be positive")
-    if args.pause < 0:
-        raise CliError("--pause cannot be negative")
+    from harness.bench import serve
+
     if args.attack:
-        return _attack(args)
-    from harness.web.bench import run_bench
-
-    r = run_bench(args.tables, args.seconds, args.seats, args.mode, args.pause).figures()
-    print(f"web table benchmark: {r['tables']} tables × {r['seats']} seats, one spectator each, "
-          f"{r['pause_s']:g} s before each bot move, {r['seconds']:.1f} s")  # fmt: skip
-    print(
-        f"  decisions/s              {r['decisions_per_s']:>10,.1f}  ({r['decisions']:,} decisions)"
-    )
-    print(f"  view frames received     {r['frames']:>10,}")
-    print(f"  games finished           {r['games_finished']:>10,}")
-    print(f"  action → view  p50       {r['latency_ms_p50']:>10,.1f} ms")
-    print(f"  action → view  p95       {r['latency_ms_p95']:>10,.1f} ms")
-    print(f"  action → view  max       {r['latency_ms_max']:>10,.1f} ms")
-    if r["errors"]:
-        print(f"  error frames             {r['errors']:>10,}")
-    print(json.dumps({"benchmark": "serve", **r}))
-    return 0
-
-
-def _attack(args: argparse.Namespace) -> int:
-    from harness.web.bench import run_attack
-
-    r = run_attack(args.attackers, args.messages, args.seconds, args.seats, args.pause).figures()
-    print(f"web table under attack: {r['attackers']} spectators × {r['messages_per_burst']} "
-          f"'locale' messages a second on a {r['seats']}-seat game, {r['seconds']:.1f} s; "
-          "an unrelated connection pings every 100 ms")  # fmt: skip
-    print(f"  attack messages sent     {r['attack_messages']:>10,}")
-    print(f"  answered rate_limited    {r['rate_limited']:>10,}")
-    print(f"  pings answered           {r['pings']:>10,}  ({r['pings_unanswered']} unanswered)")
-    print(f"  ping p50                 {r['ping_ms_p50']:>10,.1f} ms")
-    print(f"  ping p99                 {r['ping_ms_p99']:>10,.1f} ms")
-    print(f"  ping max                 {r['ping_ms_max']:>10,.1f} ms")
-    print(json.dumps({"benchmark": "serve_attack", **r}))
-    return 0
+        return serve.attack(args.attackers, args.messages, args.seconds, args.seats, args.pause)
+    return serve.run(args.tables, args.seconds, args.seats, args.mode, args.pause)

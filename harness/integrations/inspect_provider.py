@@ -27,8 +27,8 @@ from harness.agents.providers.base import (
     Provider,
     ProviderReply,
     ProviderRequest,
-    answer_grammar,
-    answer_schema,
+    request_grammar,
+    request_schema,
     tool_description,
 )
 from harness.agents.providers.errors import (
@@ -99,7 +99,7 @@ def _answer_mode(req: ProviderRequest) -> tuple[dict[str, Any], dict[str, Any]]:
     mode = req.answer_mode
     if mode == "text":
         return {}, {}
-    schema = answer_schema(req.option_ids, req.answer_shape)
+    schema = request_schema(req)
     if mode == "json_schema":
         from inspect_ai.model import ResponseSchema
         from inspect_ai.util import JSONSchema
@@ -112,7 +112,7 @@ def _answer_mode(req: ProviderRequest) -> tuple[dict[str, Any], dict[str, Any]]:
     if mode == "json_object":
         return {"extra_body": {"response_format": {"type": "json_object", "schema": schema}}}, {}
     if mode == "grammar":
-        return {"extra_body": {"grammar": answer_grammar(req.option_ids, req.answer_shape)}}, {}
+        return {"extra_body": {"grammar": request_grammar(req)}}, {}
     from inspect_ai.tool import ToolFunction, ToolInfo, ToolParams
 
     params = ToolParams.model_validate(schema)

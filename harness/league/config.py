@@ -13,6 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from harness.agents.model_spec import ModelSpec  # noqa: E402
+from harness.agents.probe_settings import ProbeSettings
 
 Mode = Literal["classic", "partners", "double_agent", "old_classic"]
 # the languages of harness/views/names.py LOCALES (a test keeps the two equal)
@@ -43,9 +44,13 @@ class PlayerConfig(_Strict):
     # kind remote: the endpoint, and the variable holding its bearer token
     url: str | None = None
     token_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    # kind model: belief probes (harness.agents.probe_settings, docs/probes.md); none: off
+    probes: ProbeSettings | None = None
 
     @model_validator(mode="after")
     def _model_iff_kind(self) -> PlayerConfig:
+        if self.probes is not None and self.kind != "model":
+            raise ValueError(f"a player of kind {self.kind!r} takes no 'probes' section")
         if self.kind == "model" and self.model is None:
             raise ValueError("a player of kind 'model' needs a 'model' section")
         if self.kind != "model" and self.model is not None:

@@ -9,6 +9,7 @@ line (a kill mid-write) is ignored when the ledger is read back.
 The sample calls of the preflight (:mod:`harness.league.preflight`) are ledger lines too, with
 ``game_id`` null and ``purpose: "preflight"`` (written when the run folder is opened, again at each
 ``--resume``); lines of game calls have no ``purpose`` key, as in ledgers written before it existed.
+The calls of belief probes (``docs/probes.md``) have ``purpose: "probe"`` and their game's id.
 
 The run's spending caps count the ledger's totals, and a resumed run starts from them, so a cap
 holds across any number of ``--resume``.  The web table keeps the same ledger in its run folder,
@@ -65,7 +66,8 @@ class SpendLine(BaseModel):
     output_tokens: int | None = 0  # including reasoning tokens
     reasoning_tokens: int | None = 0
     cost_usd: float | None = 0.0  # None when the model's price (or the call's tokens) is unknown
-    purpose: Literal["preflight"] | None = None  # None: a call of a game (or quiz question)
+    # None: a call of a game's decision (or quiz question); probe: a belief probe of a game
+    purpose: Literal["preflight", "probe"] | None = None
     # why the answer ended (stop, length, tool_calls, content_filter, other); None: no answer
     finish_reason: str | None = None
 

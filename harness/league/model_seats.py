@@ -15,8 +15,10 @@ from typing import Any
 from harness.agents.base import Agent
 from harness.agents.model_spec import ModelSpec, build_model_seat, build_provider
 from harness.agents.pricing import PriceBook
+from harness.agents.prober import Prober, probe_call
 from harness.agents.seat import FatalSeatError
 from harness.records import RunStore
+from harness.records.probes import PROBES_FILE, ProbeSink
 
 from .agent_players import AgentSeats
 from .config import LeagueConfig, ProviderLimits
@@ -60,6 +62,7 @@ class ModelSeats:
         self.config = config
         self.store = RunStore(run_dir)
         self.ledger = SpendLedger(run_dir / SPEND_FILE)
+        self.probes = ProbeSink(run_dir / PROBES_FILE)  # belief probes (docs/probes.md)
         self.on_spend: Callable[[float, int], None] | None = None
         self.stopping = False
         self.fatal_player: str | None = None  # the player whose call or set-up failed fatally
@@ -141,6 +144,7 @@ class ModelSeats:
             outcome="cancelled" if cancelled else "failed" if reply is None else "answered",
             error_kind=getattr(error, "kind", type(error).__name__) if error else None,
             latency_s=round(latency_s, 6),
+            purpose="probe" if probe_call.get() else None,
         )
         if cancelled and reply is None:  # what the server counted never came back
             line.input_tokens = line.cached_input_tokens = None
@@ -184,7 +188,7 @@ class ModelSeats:
     def seat(self, player: str, seat: int, game: GameSpec) -> Agent:
         if player in self.agents:
             return self.agents.seat(player, seat, game)
-        return build_model_seat(
+        model_seat = build_model_seat(
             self.spec(player),
             player,
             game.names,
@@ -193,6 +197,24 @@ class ModelSeats:
             provider=self._provider(player),
             signals=self.config.signals,
         )
+        settings = self.config.player(player).probes
+        if settings is not None:
+            spec, llm = self.spec(player), model_seat.llm
+            model_seat.prober = Prober(
+                settings,
+                llm.provider,
+                spec.model,
+                names=game.names,
+                locale=self.config.locale_of(player),
+                system=llm.conversation.system,
+                sink=lambda record: self.probes(record),  # looked up at each probe (Ray)
+                answer_mode=llm.answer_mode,
+                params=llm.params,
+                seconds=self.config.decision_seconds,
+                prices=llm.prices,
+                label=self.config.player(player).label,
+            )
+        return model_seat
 
     async def aclose(self) -> None:
         for provider in self._providers.values():
@@ -200,3 +222,4 @@ class ModelSeats:
         self._providers.clear()
         await self.agents.aclose()
         self.ledger.close()
+        self.probes.close()

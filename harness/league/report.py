@@ -44,6 +44,8 @@ from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
 from .luck_report import luck_table
 from .model_calls import count_model_calls, history_policies
+from .move_report import move_table
+from .probe_report import probe_tables
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
 from .signal_report import TITLE as SIGNALS_TITLE
@@ -94,12 +96,19 @@ class Report:
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
     # luck-adjusted scores per player × role (harness.league.luck_report); empty unless asked
     luck: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # move analysis per player × role (harness.league.move_report); empty unless analysed
+    moves: pd.DataFrame = field(default_factory=pd.DataFrame)
     # history compactions per model player and locale (harness.league.compactions)
     compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
     # table talk (harness.league.signal_report): whether it was on, and its metrics
     talk: str = ""
     signals: pd.DataFrame = field(default_factory=pd.DataFrame)
     claim_effect: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # belief probes (harness.league.probe_report): per player × role × round, per player, and
+    # the calibration bins; empty when the run has no probes
+    probes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    probe_summary: pd.DataFrame = field(default_factory=pd.DataFrame)
+    probe_calibration: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The tables by file stem, in report order."""
@@ -200,6 +209,7 @@ def build_report(
     spend = spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"])
     if (note := unrecorded_note(spend)) is not None:
         flags.notes.append(note)
+    probes, probe_summary, probe_calibration = probe_tables(data.run_dir)
     return Report(
         run_dir=data.run_dir,
         name=data.name,
@@ -219,10 +229,14 @@ def build_report(
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
         luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
+        moves=_mark(move_table(str(data.run_dir)), flags),
         compactions=compaction_table(data.run_dir, data.records, config),
         talk=talk_line(data.run_dir),
         signals=_mark(signal_table(data.run_dir), flags),
         claim_effect=claim_effect_table(data.run_dir),
+        probes=probes,
+        probe_summary=probe_summary,
+        probe_calibration=probe_calibration,
     )
 
 
@@ -393,6 +407,24 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("luck-adjusted", _valid(_with_interval(_pct, "adjusted", "adj_lo", "adj_hi")), None),
         ],
     ),
+    "moves": (
+        "Move analysis by player × role (bangarena analyze; docs/analysis.md): win probability "
+        "lost per decision, blunder rate and accuracy (0-100); 95% CI, normal approx., "
+        "clustered by game",
+        [
+            ("player", "player", _text),
+            ("role", "role", _text),
+            ("games", "games", _int),
+            ("decisions", "decisions", _int),
+            ("lost/decision", _valid(_with_interval(_num(3), "loss", "loss_lo", "loss_hi")), None),
+            (
+                "blunders",
+                _valid(_with_interval(_pct, "blunder_rate", "blunder_lo", "blunder_hi")),
+                None,
+            ),
+            ("accuracy", _valid(_with_interval(_num(1), "accuracy", "acc_lo", "acc_hi")), None),
+        ],
+    ),
     "ratings": (
         "Ratings (openskill Plackett-Luce, team matches in game order; bootstrap 95% CI)",
         [
@@ -539,9 +571,47 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         ],
     ),
 }
+_SPECS["probe_summary"] = (
+    "Belief probes per model player (docs/probes.md): Brier score and log loss of the model, the "
+    "counting observer and the rule bot on the same forecasts; beats the counting observer by "
+    "(its Brier score minus the model's, per probe; 95% CI, cluster bootstrap over games)",
+    [
+        ("player", "player", _text),
+        ("model", "model", _text),
+        ("probes", "probes", _int),
+        ("invalid", "invalid_rate", _pct),
+        ("forecasts", "forecasts", _int),
+        ("Brier", "brier", _num(3)),
+        ("Brier counting", "brier_counting", _num(3)),
+        ("Brier rule bot", "brier_rulebot", _num(3)),
+        ("log loss", "log_loss", _num(3)),
+        ("log loss counting", "log_loss_counting", _num(3)),
+        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+        ("beats counting by", _with_interval(_num(3), "beats_counting", "beats_lo", "beats_hi"),
+         None),
+    ],
+)  # fmt: skip
+_SPECS["probes"] = (
+    "Belief probes by model player × its role × round (role and round 'all': every probe)",
+    [
+        ("player", "player", _text),
+        ("role", "role", _text),
+        ("round", "round", _text),
+        ("probes", "probes", _int),
+        ("invalid", "invalid", _int),
+        ("forecasts", "forecasts", _int),
+        ("Brier", "brier", _num(3)),
+        ("Brier counting", "brier_counting", _num(3)),
+        ("Brier rule bot", "brier_rulebot", _num(3)),
+        ("log loss", "log_loss", _num(3)),
+        ("log loss counting", "log_loss_counting", _num(3)),
+        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+    ],
+)
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.
-SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "ratings", "rates", "model_calls", "spend",
-         "compactions", "signals", "claim_effect", "base_rates")  # fmt: skip
+SHOWN = ("summary", "win_rates", "role_adjusted", "luck", "moves", "ratings", "rates", "model_calls",
+         "spend", "compactions", "signals", "claim_effect", "probe_summary", "probes",
+         "base_rates")  # fmt: skip
 
 
 def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
@@ -552,12 +622,14 @@ def _shown(report: Report) -> list[tuple[str, pd.DataFrame]]:
                 continue
             df = report.rates[report.rates["kind"].isin(SEATED_KINDS)]
         elif (
-            name in ("spend", "luck", "compactions", "signals", "claim_effect")
+            name in ("spend", "luck", "moves", "compactions", "signals", "claim_effect")
             and getattr(report, name).empty
         ):
             continue
-        elif name == "luck":
-            df = report.luck
+        elif name in ("luck", "moves", "probe_summary", "probes"):
+            df = getattr(report, name)
+            if df.empty:
+                continue
         else:
             df = report.tables()[name]
         out.append((name, df))
@@ -700,5 +772,11 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
         _write(out / "locale_win_rates.csv", report.locales.to_csv(index=False))
     if not report.luck.empty:
         _write(out / "luck.csv", report.luck.to_csv(index=False))
+    if not report.moves.empty:
+        _write(out / "moves.csv", report.moves.to_csv(index=False))
+    if not report.probes.empty:  # belief probes (harness.league.probe_report)
+        _write(out / "probes.csv", report.probes.to_csv(index=False))
+        _write(out / "probe_summary.csv", report.probe_summary.to_csv(index=False))
+        _write(out / "probe_calibration.csv", report.probe_calibration.to_csv(index=False))
     _write(out / "report.md", markdown(report))
     return out

@@ -115,6 +115,9 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
     store = RunStore(run_dir)
     cfg_path = run_dir / CONFIG_FILE
     resolved = config.model_dump(mode="json")
+    for p in resolved["players"]:  # a player without probes is written as before they existed
+        if p.get("probes") is None:
+            p.pop("probes", None)
     if cfg_path.exists():
         if not resume:
             raise LeagueStopped(

@@ -19,11 +19,11 @@ import copy
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import permutations
 from typing import Any, TypeVar
 
 from harness.engine import Action, Game, dump_position, load_position
 from harness.engine.cards import CARD_FACE, CARD_SUIT, CARD_TYPE
+from harness.engine.redeal import role_worlds, unknown_seats
 
 T = TypeVar("T")
 
@@ -183,38 +183,6 @@ def with_cards(game: Game, seat: int, types: Sequence[str]) -> Game | None:
 
 
 # ------------------------------------------------------------------ roles the seat cannot see
-
-
-def unknown_seats(game: Game, seat: int) -> list[int]:
-    """Living seats other than ``seat`` whose role ``seat`` does not know (RULES.md §9)."""
-    me = game.seats[seat]
-    return [
-        s.index
-        for s in game.seats
-        if s.alive and s.index != seat and s.role != "marshal" and s.index not in me.known_roles
-    ]
-
-
-def role_worlds(
-    game: Game, seat: int, fixed: Mapping[int, str] | None = None
-) -> list[dict[int, str]]:
-    """Every assignment of roles to the seats whose roles ``seat`` does not know that agrees with
-    what it knows (the composition, revealed roles, its own intel; double_agent mode: the pair the
-    Marshal was told is one Deputy and the Double Agent) and with ``fixed``."""
-    unknown = unknown_seats(game, seat)
-    pool = sorted(game.seats[j].role for j in unknown)
-    pair = game.seats[seat].marshal_pair
-    worlds = []
-    for roles in sorted(set(permutations(pool))):
-        world = dict(zip(unknown, roles, strict=True))
-        if fixed and any(world.get(j, game.seats[j].role) != r for j, r in fixed.items()):
-            continue
-        if pair is not None:
-            got = {world.get(j, game.seats[j].role) for j in pair}
-            if got != {"deputy", "double_agent"}:
-                continue
-        worlds.append(world)
-    return worlds
 
 
 def possible_roles(game: Game, seat: int, target: int) -> list[str]:

@@ -114,9 +114,14 @@ class DecisionFilter:
     invalid: bool = False
     truncated: bool = False
     game: str | None = None
+    # (game id, decision index) → move analysis (harness.analysis.run_moves.MoveLine): when set,
+    # only the decisions in it match, shown with each option's value
+    analysis: dict[tuple[str, int], Any] | None = None
 
     def matches(self, start: GameStart, d: DecisionLine) -> bool:
         if self.game is not None and d.game_id != self.game:
+            return False
+        if self.analysis is not None and (d.game_id, d.index) not in self.analysis:
             return False
         if self.player is not None and d.player != self.player:
             return False
@@ -270,7 +275,11 @@ def inspect_decisions(
             continue
         take = matched if room is None else matched[:room]
         if take:
-            details.extend(_details_for_game(start, decisions, take, locale, prompts))
+            found = _details_for_game(start, decisions, take, locale, prompts)
+            if flt.analysis is not None:
+                for detail in found:
+                    detail.extra["analysis"] = flt.analysis[(gid, detail.decision.index)]
+            details.extend(found)
     return details, total
 
 
@@ -325,6 +334,7 @@ def decision_json(detail: DecisionDetail) -> dict[str, Any]:
         "context_messages": _context(detail).messages,
         "context_verified": _context(detail).verified,
         "model_record": d.model,
+        **({"analysis": a.model_dump()} if (a := detail.extra.get("analysis")) else {}),
     }
 
 
@@ -345,8 +355,16 @@ def render_decisions_text(details: Iterable[DecisionDetail], *, context: bool = 
         first = bool(sha) and sha not in shown
         if sha:
             shown.add(sha)
+        analysis = detail.extra.get("analysis")
+        values = dict(zip(analysis.options, analysis.values, strict=True)) if analysis else {}
         options = [
-            {"n": i, "id": o, "label": lab if lab != o else None, "chosen": o == d.chosen}
+            {
+                "n": i,
+                "id": o,
+                "label": lab if lab != o else None,
+                "chosen": o == d.chosen,
+                "value": values.get(o),
+            }
             for i, (o, lab) in enumerate(
                 zip(
                     d.options,
@@ -369,6 +387,7 @@ def render_decisions_text(details: Iterable[DecisionDetail], *, context: bool = 
                 system_sha=sha,
                 context=_context(detail),
                 show_context=context,
+                analysis=analysis,
             )
         )
     return "".join(p if p.endswith("\n") else p + "\n" for p in parts)

@@ -93,7 +93,9 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         "base": base,
         "locales": locales,
         "luck": _luck_rows(run_dir, seats),
+        "moves": _move_rows(run_dir),
         **_talk(run_dir),
+        "probes": _probes(run_dir),
     }
 
 
@@ -113,6 +115,23 @@ def _talk(run_dir: str | Path) -> dict[str, Any]:
         "signals": rows(signal_table(run_dir)),
         "claim_effect": rows(claim_effect_table(run_dir)),
     }
+
+
+def _move_rows(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The move-analysis table when ``bangarena analyze`` stored analyses; otherwise none."""
+    from harness.league.move_report import move_table
+
+    return [
+        {k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+        for r in move_table(str(run_dir)).to_dict("records")
+    ]
+
+
+def _probes(run_dir: str | Path) -> dict[str, Any] | None:
+    """The belief-probe section (docs/probes.md); ``None`` when the run has no probes."""
+    from .probe_figures import probe_figures
+
+    return probe_figures(run_dir)
 
 
 def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:

@@ -134,11 +134,22 @@ def _write_games(
     for run_dir, game_id, out_path, locale in jobs:
         store = RunStore(Path(run_dir))
         start, decisions, end = store.read_game(game_id)
-        payload = game_payload(start, decisions, end, _prompts_of(run_dir), locale)
+        payload = game_payload(
+            start, decisions, end, _prompts_of(run_dir), locale,
+            analysis=_moves_of(run_dir).get(game_id),
+        )  # fmt: skip
         text = game_script(payload)
         Path(out_path).write_text(text, encoding="utf-8")
         out.append((game_id, len(text.encode("utf-8")), payload.get("warn")))
     return out
+
+
+@lru_cache(maxsize=2)
+def _moves_of(run_dir: str) -> dict[str, Any]:
+    """The run's stored move analyses by game (``bangarena analyze``; none: empty)."""
+    from harness.analysis.run_moves import read_moves
+
+    return read_moves(run_dir)
 
 
 @lru_cache(maxsize=2)
@@ -386,6 +397,8 @@ def render_index(
         talk=figures.get("talk"),
         signals=figures.get("signals") or [],
         claim_effect=figures.get("claim_effect") or [],
+        moves=figures.get("moves") or [],
+        probes=figures.get("probes"),
         charts=charts(summary, figures, locale, colors),
         colors=colors,
         game_data=dumps(games).replace("</", "<\\/"),

@@ -346,6 +346,7 @@ def game_payload(
     locale: str = "en",
     *,
     exact: bool = False,
+    analysis: Any = None,
 ) -> dict[str, Any]:
     """Everything the viewer shows of one game (see the module docstring); ``exact`` rebuilds
     every view at every step and renders every label (the tests compare both ways)."""
@@ -358,6 +359,9 @@ def game_payload(
     signatures: list[Any] = [None] * start.seats
     game = None
     matches = True  # every decision's seat and options as recorded
+    # move analysis (harness.analysis.run_moves.MovesLine): option values per analysed decision
+    analysed = {m.index: m for m in analysis.decisions} if analysis is not None else {}
+    graph: list[list[Any]] = []  # [step, seat, chosen option's value, label] per analysed one
     try:
         for st in replay_steps(start, decisions):
             game = st.game
@@ -374,6 +378,16 @@ def game_payload(
                     matches and p is not None and (p.seat, p.option_ids) == (d.seat, d.options)
                 )
                 step["d"] = _decision(d, views[d.seat], decision_labels)
+                if (move := analysed.get(d.index)) is not None:
+                    step["d"]["a"] = _analysis(move)
+                    graph.append(
+                        [
+                            len(steps),
+                            d.seat,
+                            round(move.values[move.options.index(move.chosen)], 4),
+                            move.label,
+                        ]
+                    )
             steps.append(step)
     except EngineError:
         game = None
@@ -428,7 +442,13 @@ def game_payload(
         ),  # a model was called at some step: the viewer offers "next model decision"
         "strs": strs.items,
         "prompts": {sha: prompts[sha] for sha in sorted(used) if sha in prompts},
+        **({"wp": graph} if graph else {}),
     }
+
+
+def _analysis(move: Any) -> dict[str, Any]:
+    """One analysed decision for the viewer: each option's value, the label, the loss."""
+    return {"v": [round(v, 4) for v in move.values], "l": move.label, "loss": round(move.loss, 4)}
 
 
 def game_script(payload: dict[str, Any]) -> str:

@@ -49,6 +49,13 @@ def reliability_chart(series: Sequence[tuple[str, Sequence[Any]]]) -> dict[str, 
     return {"size": size, "pad": pad, "lo": px(0), "hi": px(1), "series": out, "ticks": ticks}
 
 
-def reliability_svg(series: Sequence[tuple[str, Sequence[Any]]], title: str) -> str:
+def reliability_svg(
+    series: Sequence[tuple[str, Sequence[Any]]],
+    title: str,
+    x_label: str = "predicted P(win)",
+    y_label: str = "observed win rate",
+) -> str:
     template = environment().get_template("reliability.svg.j2")
-    return template.render(c=reliability_chart(series), title=title)
+    return template.render(
+        c=reliability_chart(series), title=title, x_label=x_label, y_label=y_label
+    )

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from harness.cli.main import main
 from harness import extras
+from harness.cli.main import main
 
 
 def _last_json(out: str) -> dict:
@@ -42,7 +42,7 @@ def test_bench_engine_compare_without_rlcard_is_one_line_and_exit_2(
     argv = ["bench", "engine", "--games", "2", "--compare", "rlcard", "--no-progress"]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["bangarena: rlcard is not installed: pip install -e '.[rl]'"]
+    assert err == ["bangarena: error: rlcard is not installed: pip install -e '.[rl]'"]
 
 
 def test_require_names_the_extra() -> None:

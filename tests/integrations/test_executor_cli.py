@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli.main import main
 from harness import extras
+from harness.cli.main import main
 from harness.league.executors import make_executor
 
 CONFIG = """\

@@ -110,7 +110,7 @@ def test_bad_run_folder_is_one_line_exit_2(
 def test_report_of_a_model_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A model seat against the instant local server: its calls, tokens and cost reach the
     rates table from the records."""
-    from harness.league.instant_server import InstantServer
+    from harness.bench.instant_server import InstantServer
 
     with InstantServer() as server:
         cfg = tmp_path / "model.yaml"

@@ -20,12 +20,10 @@ from typing import Any, ClassVar
 from .base import (
     TOOL_NAME,
     AnswerMode,
-    Provider,
     ProviderReply,
     ProviderRequest,
-    answer_schema,
     finish_reason,
-    resolve_api_key,
+    request_schema,
     tool_description,
 )
 from .errors import (
@@ -45,6 +43,7 @@ from .response_body import (
     string_field,
     token_count,
 )
+from .sdk_client import SdkClientProvider
 
 __all__ = ["AnthropicProvider", "map_anthropic_error", "messages_kwargs", "parse_message"]
 
@@ -80,7 +79,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
             {
                 "name": TOOL_NAME,
                 "description": tool_description(req.answer_shape),
-                "input_schema": answer_schema(req.option_ids, req.answer_shape, req.signals),
+                "input_schema": request_schema(req),
             }
         ]
         # Extended thinking forbids forcing a tool; "auto" is the strongest choice allowed then.
@@ -93,7 +92,7 @@ def messages_kwargs(req: ProviderRequest) -> dict[str, Any]:
         output_config = dict(extra_body.pop("output_config", None) or {})
         output_config["format"] = {
             "type": "json_schema",
-            "schema": answer_schema(req.option_ids, req.answer_shape, req.signals),
+            "schema": request_schema(req),
         }
         extra_body["output_config"] = output_config
     elif mode != "text":
@@ -175,7 +174,7 @@ def map_anthropic_error(exc: Exception) -> ProviderError:
     return ServerError(message)
 
 
-class AnthropicProvider(Provider):
+class AnthropicProvider(SdkClientProvider):
     """Messages API through ``anthropic.AsyncAnthropic`` with the SDK's retries disabled.
 
     Settings: ``base_url``, ``api_key_env`` (default ``ANTHROPIC_API_KEY``; required unless
@@ -188,26 +187,13 @@ class AnthropicProvider(Provider):
         {"tool", "json_schema", "text"}
     )
 
-    def __init__(
-        self,
-        *,
-        base_url: str | None = None,
-        api_key_env: str = "ANTHROPIC_API_KEY",
-        default_answer_mode: AnswerMode | None = None,
-        default_headers: Mapping[str, str] | None = None,
-    ) -> None:
+    default_api_key_env: ClassVar[str] = "ANTHROPIC_API_KEY"
+    placeholder_key: ClassVar[str] = LOCAL_PLACEHOLDER_KEY
+
+    def make_client(self, **options: Any) -> Any:
         import anthropic
 
-        key = resolve_api_key(api_key_env, required=base_url is None, provider=self.name)
-        self.base_url = base_url
-        if default_answer_mode is not None:
-            self.default_answer_mode = default_answer_mode
-        self._client = anthropic.AsyncAnthropic(
-            api_key=key or LOCAL_PLACEHOLDER_KEY,
-            base_url=base_url,
-            max_retries=0,
-            default_headers=dict(default_headers) if default_headers else None,
-        )
+        return anthropic.AsyncAnthropic(**options)
 
     async def complete(self, req: ProviderRequest) -> ProviderReply:
         import anthropic

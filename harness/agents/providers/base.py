@@ -36,6 +36,9 @@ __all__ = [
     "answer_grammar",
     "answer_schema",
     "finish_reason",
+    "gbnf_literal",
+    "request_grammar",
+    "request_schema",
     "resolve_api_key",
     "tool_description",
 ]
@@ -73,6 +76,9 @@ class ProviderRequest:
     timeout: float = 60.0
     answer_shape: AnswerShape = "one"
     signals: bool = False  # the answer may carry one table signal (``signal_schema``)
+    # another answer object than the choice (a belief probe): its JSON schema and GBNF grammar
+    schema: dict[str, Any] | None = None
+    grammar: str | None = None
 
 
 @dataclass
@@ -202,6 +208,25 @@ def answer_schema(
         "required": list(properties),
         "additionalProperties": False,
     }
+
+
+def request_schema(req: ProviderRequest) -> dict[str, Any]:
+    """The JSON schema of the answer ``req`` asks for (its own, else the choice object's)."""
+    if req.schema is not None:
+        return req.schema
+    return answer_schema(req.option_ids, req.answer_shape, req.signals)
+
+
+def request_grammar(req: ProviderRequest) -> str:
+    """The GBNF grammar of the answer ``req`` asks for (its own, else the choice object's)."""
+    if req.grammar is not None:
+        return req.grammar
+    return answer_grammar(req.option_ids, req.answer_shape, req.signals)
+
+
+def gbnf_literal(text: str) -> str:
+    """A GBNF string literal matching ``text`` exactly."""
+    return _gbnf_literal(text)
 
 
 def _gbnf_literal(text: str) -> str:

@@ -24,13 +24,11 @@ from .base import (
     ANSWER_MODES,
     TOOL_NAME,
     AnswerMode,
-    Provider,
     ProviderReply,
     ProviderRequest,
-    answer_grammar,
-    answer_schema,
     finish_reason,
-    resolve_api_key,
+    request_grammar,
+    request_schema,
     tool_description,
 )
 from .errors import (
@@ -53,6 +51,7 @@ from .response_body import (
     string_field,
     token_count,
 )
+from .sdk_client import SdkClientProvider
 
 __all__ = [
     "OpenAIProvider",
@@ -75,7 +74,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
     }
     mode = req.answer_mode
     if mode != "text":
-        schema = answer_schema(req.option_ids, req.answer_shape, req.signals)
+        schema = request_schema(req)
         if mode == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -84,7 +83,7 @@ def chat_completions_kwargs(req: ProviderRequest) -> dict[str, Any]:
         elif mode == "json_object":
             kwargs["response_format"] = {"type": "json_object", "schema": schema}
         elif mode == "grammar":
-            extra_body["grammar"] = answer_grammar(req.option_ids, req.answer_shape, req.signals)
+            extra_body["grammar"] = request_grammar(req)
         elif mode == "tool":
             kwargs["tools"] = [
                 {
@@ -243,7 +242,7 @@ def map_openai_error(exc: Exception) -> ProviderError:
     return ServerError(message)
 
 
-class OpenAIProvider(Provider):
+class OpenAIProvider(SdkClientProvider):
     """Chat Completions through ``openai.AsyncOpenAI`` with the SDK's retries disabled.
 
     Settings: ``base_url`` (OpenAI-compatible server), ``api_key_env`` (environment variable
@@ -255,26 +254,13 @@ class OpenAIProvider(Provider):
     default_answer_mode: AnswerMode = "json_schema"
     supported_answer_modes: ClassVar[frozenset[AnswerMode]] = frozenset(ANSWER_MODES)
 
-    def __init__(
-        self,
-        *,
-        base_url: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
-        default_answer_mode: AnswerMode | None = None,
-        default_headers: Mapping[str, str] | None = None,
-    ) -> None:
+    default_api_key_env: ClassVar[str] = "OPENAI_API_KEY"
+    placeholder_key: ClassVar[str] = LOCAL_PLACEHOLDER_KEY
+
+    def make_client(self, **options: Any) -> Any:
         import openai
 
-        key = resolve_api_key(api_key_env, required=base_url is None, provider=self.name)
-        self.base_url = base_url
-        if default_answer_mode is not None:
-            self.default_answer_mode = default_answer_mode
-        self._client = openai.AsyncOpenAI(
-            api_key=key or LOCAL_PLACEHOLDER_KEY,
-            base_url=base_url,
-            max_retries=0,
-            default_headers=dict(default_headers) if default_headers else None,
-        )
+        return openai.AsyncOpenAI(**options)
 
     async def complete(self, req: ProviderRequest) -> ProviderReply:
         import openai

@@ -145,6 +145,7 @@ class RayExecutor:
         from harness.league.game_play import GameOutput
         from harness.league.ledger import SpendLine
         from harness.records import DecisionLine
+        from harness.records.probes import ProbeRecord
 
         from .ray_models import model_game_task
 
@@ -172,6 +173,8 @@ class RayExecutor:
                         seats.add_spend(SpendLine.model_validate_json(item[1]))
                     elif kind == "prompt":
                         runner.store.add_system_prompt(item[1], item[2])
+                    elif kind == "probe":
+                        seats.probes(ProbeRecord.model_validate_json(item[1]))
                     else:
                         self.nodes[item[2]] += 1
                         return GameOutput.from_parts(item[1])

@@ -28,6 +28,7 @@ from harness.league.limits import RateLimiter
 from harness.league.model_seats import ModelSeats
 from harness.league.schedule import GameSpec
 from harness.records import DecisionLine
+from harness.records.probes import ProbeRecord
 
 # ("line", json) | ("spend", json) | ("prompt", sha, text) | ("end", records, node id)
 Item = tuple[Any, ...]
@@ -121,6 +122,10 @@ class _Collect:
     def add_system_prompt(self, sha: str, text: str) -> None:
         self.send(("prompt", sha, text))
 
+    def __call__(self, record: ProbeRecord) -> None:
+        """A belief probe's record (harness.records.probes), written by the driver."""
+        self.send(("probe", record.model_dump_json()))
+
     def close(self) -> None:
         pass
 
@@ -134,6 +139,7 @@ class WorkerSeats(ModelSeats):
         collect = _Collect(send)
         self.ledger = collect  # type: ignore[assignment]
         self.store = collect  # type: ignore[assignment]
+        self.probes = collect  # type: ignore[assignment]
         self.remote_limiters: dict[str, RemoteLimiter] = {
             spec.provider: RemoteLimiter(limits, spec.provider) for spec in self._specs.values()
         }

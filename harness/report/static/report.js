@@ -224,14 +224,67 @@
       return;
     }
     var ol = el("ol", { id: "options" });
-    d.o.forEach(function (o) {
-      ol.appendChild(el("li", { cls: o[0] === d.c ? "chosen" : null }, [el("code", null, [g.strs[o[0]]]), " — " + g.strs[o[1]]]));
+    var a = d.a;
+    d.o.forEach(function (o, k) {
+      var value = a ? el("span", { cls: "wp-value" }, [(100 * a.v[k]).toFixed(1) + " %"]) : null;
+      ol.appendChild(el("li", { cls: o[0] === d.c ? "chosen" : null }, [value, el("code", null, [g.strs[o[0]]]), " — " + g.strs[o[1]]]));
     });
+    if (a) {
+      var verdict = a.l ? UI["label_" + a.l] : UI.good_move;
+      pane.appendChild(el("div", { id: "analysis-verdict", cls: a.l ? "wp-" + a.l : null },
+        [UI.analysis + ": " + verdict + " · " + UI.lost + " " + (100 * a.loss).toFixed(1) + " pp"]));
+    }
     pane.appendChild(el("div", null, [UI.options + ":"]));
     pane.appendChild(ol);
     var meta = UI.latency + " " + secs(d.lat);
     if (d.err) meta += " · " + UI.error + ": " + d.err;
     pane.appendChild(el("div", { cls: "note" }, [meta]));
+  }
+
+  /* win probability of the analysed seats (bangarena analyze), drawn as SVG */
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var SEAT_COLORS = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+  function svg(tag, attrs) {
+    var e = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+    return e;
+  }
+
+  function drawGraph(g, seat) {
+    var pane = $("wp-pane");
+    var box = clear($("wp-graph"));
+    var points = (g.wp || []).filter(function (p) { return seat < 0 || p[1] === seat; });
+    pane.hidden = points.length === 0;
+    if (!points.length) return;
+    var W = 600, H = 140, pad = 6;
+    var last = Math.max(1, g.steps.length - 1);
+    function x(step) { return pad + (W - 2 * pad) * step / last; }
+    function y(v) { return pad + (H - 2 * pad) * (1 - v); }
+    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, id: "wp-svg" });
+    root.appendChild(svg("rect", { x: pad, y: pad, width: W - 2 * pad, height: H - 2 * pad, "class": "wp-axis" }));
+    root.appendChild(svg("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), "class": "wp-axis" }));
+    var seats = [];
+    points.forEach(function (p) { if (seats.indexOf(p[1]) < 0) seats.push(p[1]); });
+    seats.forEach(function (s) {
+      var mine = points.filter(function (p) { return p[1] === s; });
+      var line = svg("polyline", {
+        points: mine.map(function (p) { return x(p[0]).toFixed(1) + "," + y(p[2]).toFixed(1); }).join(" "),
+        "class": "wp-line", stroke: SEAT_COLORS[s % SEAT_COLORS.length], "data-seat": s
+      });
+      root.appendChild(line);
+    });
+    root.appendChild(svg("line", { x1: x(cur.step), x2: x(cur.step), y1: pad, y2: H - pad, "class": "wp-now" }));
+    points.forEach(function (p) {
+      if (!p[3]) return;
+      var m = svg("circle", { cx: x(p[0]).toFixed(1), cy: y(p[2]).toFixed(1), r: p[3] === "blunder" ? 6 : 5,
+        "class": "wp-marker wp-" + p[3], "data-step": p[0], "data-seat": p[1] });
+      var tip = svg("title");
+      tip.textContent = g.players[p[1]].name + " · " + UI["label_" + p[3]] + " · " + (100 * p[2]).toFixed(1) + " %";
+      m.appendChild(tip);
+      m.addEventListener("click", function () { go(p[0]); });
+      root.appendChild(m);
+    });
+    box.appendChild(root);
   }
 
   function pre(text) { return el("pre", null, [text === null || text === undefined ? "" : String(text)]); }
@@ -298,6 +351,7 @@
     drawTable(g, g.states[cur.step], step, cur.seat);
     drawFeed(g, cur.step, cur.seat);
     drawDecision(g, step, cur.seat);
+    drawGraph(g, cur.seat);
     drawModel(g, step, cur.seat);
     history.replaceState(null, "", "#game=" + encodeURIComponent(g.id) + "&step=" + cur.step + "&seat=" + cur.seat);
   }

@@ -1,4 +1,4 @@
-"""``bangarena bench quiz``: how fast the engine builds quiz questions, and what the harness
+"""``bangarena bench quiz`` — how fast the engine builds quiz questions, and what the harness
 costs per asked question with the network excluded.
 
 * Build: questions drafted from rule-bot games and worded (``quiz build`` without writing),
@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -31,10 +31,18 @@ from harness.agents.providers import (
     ProviderRequest,
 )
 from harness.league.stats_basic import percentile
+from harness.quiz.dataset import build_datasets
+from harness.quiz.models import Dataset
+from harness.quiz.run import (
+    NO_ANSWER,
+    QuizPrompts,
+    answer_question,
+    dataset_sha256,
+    no_answer,
+    rules_doc,
+)
 
-from .dataset import build_datasets
-from .models import Dataset
-from .run import NO_ANSWER, QuizPrompts, answer_question, dataset_sha256, no_answer, rules_doc
+from .core import print_result, python_version
 
 
 class InstantQuizProvider(Provider):
@@ -117,8 +125,24 @@ def measure(
         "build_s": round(build_s, 3),
         "questions_per_s": round(len(built) / build_s, 1),
         **asked,
-        "python": platform.python_version(),
+        "python": python_version(),
     }
 
 
 __all__ = ["InstantQuizProvider", "measure"]
+
+
+def run(questions: int, seed: int, locale: str) -> int:
+    """Measure, print the figures and the JSON line (notes on the build go to stderr)."""
+    r = measure(questions, seed, locale, note=lambda s: print(s, file=sys.stderr))
+    print(
+        f"quiz benchmark: {r['questions']} questions ({r['locale']}), 1 core; asked through the "
+        "quiz model path against an instant in-process provider (network excluded)"
+    )
+    print(f"  questions built per second  {r['questions_per_s']:>9,.1f}  ({r['build_s']} s)")
+    print(f"  overhead per question       {r['overhead_median_ms']:>9.3f} ms median")
+    print(
+        f"  p95 / mean                  {r['overhead_p95_ms']:>9.3f} / {r['overhead_mean_ms']:.3f} ms"
+    )
+    print(f"  answer line                 {r['answer_line_bytes']:>9,} bytes")
+    return print_result({"benchmark": "quiz", **r})

@@ -11,7 +11,7 @@ It runs on the project's own server stack (Starlette under uvicorn, as the web t
 * ``GET /v1/models`` — one model.
 
 :class:`InstantServer` runs it in a separate process (``python -m
-harness.league.instant_server``, so it takes no time from the runner's event loop) and reports how
+harness.bench.instant_server``, so it takes no time from the runner's event loop) and reports how
 many completions it served.
 """
 
@@ -179,7 +179,7 @@ async def serve(port: int = 0) -> int:
 
 
 def main() -> None:
-    """``python -m harness.league.instant_server``: serve until stdin has a line; then print
+    """``python -m harness.bench.instant_server``: serve until stdin has a line; then print
     the number of completions served."""
     served = asyncio.run(serve())
     sys.stdout.write(f"{served}\n")
@@ -200,7 +200,7 @@ class InstantServer:
 
     def start(self) -> InstantServer:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "harness.league.instant_server"],
+            [sys.executable, "-m", "harness.bench.instant_server"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -1,4 +1,4 @@
-"""The shared progress display (harness.cli.progress): a bar on a terminal, a plain line every
+"""The shared progress display (harness.bench.progress): a bar on a terminal, a plain line every
 10 s otherwise, and the commands that use it."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.bench.progress import Progress, duration
 from harness.cli.main import main
-from harness.cli.progress import Progress, duration
 
 
 class Clock:

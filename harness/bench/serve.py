@@ -1,5 +1,5 @@
-"""Load benchmark of the web table: N concurrent bot tables on one server process, each watched
-by one WebSocket spectator.
+"""``bangarena bench serve`` — load benchmark of the web table: N concurrent bot tables on one
+server process, each watched by one WebSocket spectator.
 
 The server runs in its own process (the real app under uvicorn, writing its records to a
 temporary folder); the spectators run in this process.  Every view frame carries the wall-clock
@@ -26,6 +26,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from .core import BenchError, print_result
 
 
 @dataclass
@@ -324,3 +326,45 @@ def run_bench(
 
     _with_server(pause, False, clients)
     return result
+
+
+def _check(seconds: float, pause: float) -> None:
+    if not seconds > 0:
+        raise BenchError("--seconds must be positive")
+    if pause < 0:
+        raise BenchError("--pause cannot be negative")
+
+
+def run(tables: int, seconds: float, seats: int, mode: str, pause: float) -> int:
+    """Measure the tables, print the figures and the JSON line."""
+    _check(seconds, pause)
+    r = run_bench(tables, seconds, seats, mode, pause).figures()
+    print(f"web table benchmark: {r['tables']} tables × {r['seats']} seats, one spectator each, "
+          f"{r['pause_s']:g} s before each bot move, {r['seconds']:.1f} s")  # fmt: skip
+    print(
+        f"  decisions/s              {r['decisions_per_s']:>10,.1f}  ({r['decisions']:,} decisions)"
+    )
+    print(f"  view frames received     {r['frames']:>10,}")
+    print(f"  games finished           {r['games_finished']:>10,}")
+    print(f"  action → view  p50       {r['latency_ms_p50']:>10,.1f} ms")
+    print(f"  action → view  p95       {r['latency_ms_p95']:>10,.1f} ms")
+    print(f"  action → view  max       {r['latency_ms_max']:>10,.1f} ms")
+    if r["errors"]:
+        print(f"  error frames             {r['errors']:>10,}")
+    return print_result({"benchmark": "serve", **r})
+
+
+def attack(attackers: int, messages: int, seconds: float, seats: int, pause: float) -> int:
+    """Measure the unrelated connection's pings under the flood; print them and the JSON line."""
+    _check(seconds, pause)
+    r = run_attack(attackers, messages, seconds, seats, pause).figures()
+    print(f"web table under attack: {r['attackers']} spectators × {r['messages_per_burst']} "
+          f"'locale' messages a second on a {r['seats']}-seat game, {r['seconds']:.1f} s; "
+          "an unrelated connection pings every 100 ms")  # fmt: skip
+    print(f"  attack messages sent     {r['attack_messages']:>10,}")
+    print(f"  answered rate_limited    {r['rate_limited']:>10,}")
+    print(f"  pings answered           {r['pings']:>10,}  ({r['pings_unanswered']} unanswered)")
+    print(f"  ping p50                 {r['ping_ms_p50']:>10,.1f} ms")
+    print(f"  ping p99                 {r['ping_ms_p99']:>10,.1f} ms")
+    print(f"  ping max                 {r['ping_ms_max']:>10,.1f} ms")
+    return print_result({"benchmark": "serve_attack", **r})

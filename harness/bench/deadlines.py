@@ -1,7 +1,7 @@
 """``bangarena bench deadlines`` — model records kept under load; figures and a final JSON line.
 
 ``--games`` games of 5 model seats run at once with a short decision timer against the instant
-local server (:mod:`harness.league.instant_server`) whose replies are held ``--latency`` plus up
+local server (:mod:`harness.bench.instant_server`) whose replies are held ``--latency`` plus up
 to ``--spread`` seconds (a slow provider answering around the timer).  A game ends as void after
 ``--streak`` fallbacks in a row, so the run stays short.  Figures from the run's records:
 
@@ -10,46 +10,19 @@ to ``--spread`` seconds (a slow provider answering around the timer).  A game en
 * seat timeouts (the seat's own deadline fired and it recorded why), answers in time, and the
   latest decision against the timer (a model seat that is late because the event loop stalled
   gets a short grace to hand in its record, see :func:`harness.agents.seat.cutoff`).
-
-Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
-import platform
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from .args import positive_int
-from .caps_bench_cmd import Held
-from .errors import CliError
-from .league_bench_cmd import instant_league
+from .core import BenchError, print_result, python_version, temp_dir
+from .instant_league import held_runner, instant_league, require_model_seats
 
 SEATS = 5
-
-
-def register_bench(bsub: Any) -> None:
-    """Add ``deadlines`` to the ``bench`` sub-parser group."""
-    p = bsub.add_parser(
-        "deadlines",
-        help="model records kept under load: concurrent games with a short timer against a slow "
-        "provider; records lost, seat timeouts, latest decision",
-        description="Runs a temporary league (nothing is kept) and ends with one JSON line.",
-    )
-    p.add_argument("--games", type=positive_int, default=32, help="games, all at once")
-    p.add_argument("--timer", type=float, default=3.0, help="decision timer in seconds")
-    p.add_argument("--latency", type=float, default=2.6, help="seconds each reply is held")
-    p.add_argument("--spread", type=float, default=0.6, help="up to this much more, at random")
-    p.add_argument(
-        "--streak", type=positive_int, default=3, help="fallbacks in a row that end a game"
-    )
-    p.add_argument("--seed", type=int, default=1, help="base seed")
-    p.set_defaults(func=run_deadline_bench)
 
 
 def _figures(run_dir: Path, timer: float) -> dict[str, Any]:
@@ -88,46 +61,39 @@ def _figures(run_dir: Path, timer: float) -> dict[str, Any]:
     }
 
 
-def run_deadline_bench(args: argparse.Namespace) -> int:
-    if args.timer <= 0 or args.latency < 0 or args.spread < 0:
-        raise CliError("--timer must be positive, --latency and --spread 0 or more")
-    try:
-        import openai  # noqa: F401
+def run(games: int, timer: float, latency: float, spread: float, streak: int, seed: int) -> int:
+    """Measure, print the figures and the JSON line."""
+    if timer <= 0 or latency < 0 or spread < 0:
+        raise BenchError("--timer must be positive, --latency and --spread 0 or more")
+    require_model_seats()
+    from .instant_server import InstantServer
 
-        from harness.league.instant_server import InstantServer
-        from harness.league.model_seats import ModelSeats
-        from harness.league.runner import LeagueRunner
-    except ImportError as e:
-        raise CliError(f"model seats are not available: {e}") from None
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bangarena-bench-") as d, InstantServer() as server:
+    with temp_dir() as d, InstantServer() as server:
         players = [f"model-{i}" for i in range(SEATS)]
         config = instant_league(
-            "deadlines", server.base_url, players, SEATS, args.games, args.games, args.seed, d,
-            decision_seconds=args.timer, max_consecutive_fallbacks=args.streak,
+            "deadlines", server.base_url, players, SEATS, games, games, seed, d,
+            decision_seconds=timer, max_consecutive_fallbacks=streak,
             max_failed_decisions=1_000_000,
         )  # fmt: skip
-        run_dir = Path(d) / config.name
-        seats = ModelSeats(config, run_dir)
-        seats.wrap_provider = lambda p: Held(p, args.latency, args.spread, args.seed)
-        runner = LeagueRunner(config, run_dir, model_seats=seats)
+        runner, _ = held_runner(config, d, latency, spread, seed)
         asyncio.run(runner.run())
-        figures = _figures(run_dir, args.timer)
+        figures = _figures(d / config.name, timer)
     result = {
         "benchmark": "deadlines",
         "seats": SEATS,
-        "timer_s": args.timer,
-        "latency_s": args.latency,
-        "spread_s": args.spread,
+        "timer_s": timer,
+        "latency_s": latency,
+        "spread_s": spread,
         **figures,
         "pass": figures["records_lost"] == 0,
         "seconds": round(time.perf_counter() - t0, 1),
-        "python": platform.python_version(),
+        "python": python_version(),
     }
     f = figures
     print(
-        f"deadline benchmark: {f['games']} games of {SEATS} model seats at once, {args.timer:g} s "
-        f"timer, replies held {args.latency:g}-{args.latency + args.spread:g} s"
+        f"deadline benchmark: {f['games']} games of {SEATS} model seats at once, {timer:g} s "
+        f"timer, replies held {latency:g}-{latency + spread:g} s"
     )
     print(f"  model decisions     {f['model_decisions']:>8,}")
     print(
@@ -140,5 +106,4 @@ def run_deadline_bench(args: argparse.Namespace) -> int:
         f"  latest decision     {f['latest_decision_s']:>8.3f} s  "
         f"({f['decisions_after_timer']} handed in after the timer)"
     )
-    print(json.dumps(result))
-    return 0
+    return print_result(result)

@@ -1,0 +1,226 @@
+"""Move analysis of every finished game of a run, stored beside the run.
+
+``<run>/analysis/moves.jsonl`` holds one :class:`MovesLine` per game (appended and flushed, so a
+stopped analysis resumes); a stored line counts only for the same :class:`MoveSettings` (value
+model and its data, worlds, which seat kinds) — a rerun with other settings computes again.
+
+Which decisions: every decision with more than one option of a seat whose kind is in ``kinds``
+(default: models, people, external agents and random seats; add ``bot`` for rule bots).  Each
+decision's analysis has its own generator fixed by (game id, decision index), so the results do
+not depend on the number of workers or on the executor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from harness.engine import EngineError, Game
+from harness.records.run_folder import finished_games, open_run_folder
+
+from .moves import (
+    DEFAULT_WORLDS,
+    Label,
+    accuracy,
+    analyse,
+    classify,
+    decision_rng,
+    make_valuer,
+)
+
+MOVES_DIR = "analysis"
+MOVES_FILE = "moves.jsonl"
+SCHEMA = 1
+SEAT_KINDS = ("model", "human", "agent", "remote", "mcp", "random", "bot")
+DEFAULT_KINDS = ("model", "human", "agent", "remote", "mcp", "random")
+Executor = Literal["local", "ray"]
+
+
+class MoveSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    value: str  # fitted | rollout
+    model: str  # the value model's data hash (fitted) or its name
+    worlds: int
+    kinds: list[str]  # seat kinds analysed, sorted
+
+
+class MoveLine(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    index: int  # the decision's index in the game record (1-based)
+    seat: int
+    player: str
+    role: str
+    kind: str  # the decision kind
+    options: list[str]
+    values: list[float]  # P(the seat's side wins) after each option, from its information
+    chosen: str
+    best: str
+    loss: float  # best value − chosen value
+    label: Label | None  # inaccuracy | mistake | blunder
+    accuracy: float  # 0–100
+
+
+class MovesLine(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    schema_version: int = SCHEMA
+    game_id: str
+    settings: MoveSettings
+    decisions: list[MoveLine]
+
+
+def settings_for(
+    value: str = "fitted", worlds: int = DEFAULT_WORLDS, kinds: Iterable[str] = DEFAULT_KINDS
+) -> MoveSettings:
+    """The settings of an analysis; raises ``ValueError`` on an unknown value model or kind."""
+    kinds = sorted(set(kinds))
+    bad = [k for k in kinds if k not in SEAT_KINDS]
+    if bad:
+        raise ValueError(f"unknown seat kind {bad[0]!r} (one of {', '.join(SEAT_KINDS)})")
+    if not kinds:
+        raise ValueError("no seat kind to analyse")
+    if worlds < 1:
+        raise ValueError("worlds must be at least 1")
+    valuer = make_valuer(value)
+    return MoveSettings(value=value, model=valuer.digest, worlds=worlds, kinds=kinds)
+
+
+def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLine:
+    """The analysis of one finished game of ``run_dir`` (replayed through the engine)."""
+    store = open_run_folder(run_dir)
+    start, decisions, _end = store.read_game(game_id)
+    kinds = {p.seat: p.kind for p in start.seating}
+    valuer = make_valuer(settings.value)
+    game = Game.new(start.seats, start.mode, start.seed)
+    out: list[MoveLine] = []
+    for d in decisions:
+        pending = game.pending
+        if pending is None or d.chosen not in pending.option_ids:
+            raise ValueError(f"{game_id}: decision {d.index} does not replay")
+        if len(pending.options) > 1 and kinds.get(pending.seat) in settings.kinds:
+            rng = decision_rng(game_id, d.index)
+            try:
+                r = analyse(game, d.chosen, valuer, settings.worlds, rng)
+            except (EngineError, RuntimeError) as e:
+                raise ValueError(f"{game_id}: decision {d.index}: {e}") from None
+            values = [round(v, 6) for v in r.values]
+            loss = round(max(values) - values[r.options.index(d.chosen)], 6)
+            out.append(
+                MoveLine(
+                    index=d.index, seat=d.seat, player=d.player, role=d.role,
+                    kind=d.decision_kind, options=list(r.options),
+                    values=values, chosen=d.chosen, best=r.best,
+                    loss=loss, label=classify(loss), accuracy=round(accuracy(loss), 3),
+                )
+            )  # fmt: skip
+        game.apply(d.chosen)
+    return MovesLine(game_id=game_id, settings=settings, decisions=out)
+
+
+def _task(args: tuple[str, str, str]) -> str:
+    run_dir, game_id, settings = args
+    return analyse_game(
+        run_dir, game_id, MoveSettings.model_validate_json(settings)
+    ).model_dump_json()
+
+
+def read_moves(run_dir: str | Path) -> dict[str, MovesLine]:
+    """Every stored game analysis of ``run_dir`` (the last line of a game wins; torn lines are
+    skipped)."""
+    path = Path(run_dir) / MOVES_DIR / MOVES_FILE
+    out: dict[str, MovesLine] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = MovesLine.model_validate_json(line)
+        except ValidationError:
+            continue  # a torn line of a stopped analysis: computed again
+        out[rec.game_id] = rec
+    return out
+
+
+def _results(
+    run_dir: str, todo: Sequence[str], settings: MoveSettings, workers: int, executor: Executor
+) -> Iterator[str]:
+    args = [(run_dir, gid, settings.model_dump_json()) for gid in todo]
+    if executor == "ray":
+        yield from _ray_results(args, workers)
+    elif workers <= 1 or len(args) <= 1:
+        yield from map(_task, args)
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        try:
+            yield from pool.map(_task, args)
+        finally:  # a failed or stopped analysis does not wait for the games not started
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_results(args: list[tuple[str, str, str]], workers: int) -> Iterator[str]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(
+            "the Ray executor needs the ray extra: pip install 'bangarena[ray]'"
+        ) from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False,
+                 _node_ip_address="127.0.0.1")  # fmt: skip
+    try:
+        task = ray.remote(_task)
+        refs = [task.remote(a) for a in args]
+        for ref in refs:
+            yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_moves(
+    run_dir: str | Path,
+    settings: MoveSettings | None = None,
+    workers: int = 1,
+    executor: Executor = "local",
+    on_game: Callable[[MovesLine], None] | None = None,
+) -> dict[str, MovesLine]:
+    """Analyse every finished game with a result of ``run_dir`` not stored yet with ``settings``
+    and return every game's analysis (stored or new)."""
+    settings = settings if settings is not None else settings_for()
+    store = open_run_folder(run_dir)
+    games = [g.game_id for g in finished_games(store) if g.void is None]
+    path = Path(run_dir) / MOVES_DIR / MOVES_FILE
+    stored = {gid: r for gid, r in read_moves(run_dir).items() if r.settings == settings}
+    todo = [gid for gid in games if gid not in stored]
+    out = {gid: stored[gid] for gid in games if gid in stored}
+    if not todo:
+        return out
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    with path.open("a", encoding="utf-8") as fh:
+        if torn:
+            fh.write("\n")  # a torn last line stays alone on its line
+        for text in _results(str(run_dir), todo, settings, workers, executor):
+            rec = MovesLine.model_validate_json(text)
+            fh.write(text + "\n")
+            fh.flush()
+            out[rec.game_id] = rec
+            if on_game is not None:
+                on_game(rec)
+    return {gid: out[gid] for gid in games if gid in out}
+
+
+def stored_moves(run_dir: str | Path) -> dict[str, MovesLine]:
+    """The stored analyses of ``run_dir``'s finished games, newest settings per game."""
+    store = open_run_folder(run_dir)
+    games = {g.game_id for g in finished_games(store) if g.void is None}
+    return {gid: r for gid, r in read_moves(run_dir).items() if gid in games}
+
+
+__all__: list[Any] = [
+    "MOVES_DIR", "MOVES_FILE", "MoveLine", "MoveSettings", "MovesLine", "analyse_game",
+    "read_moves", "run_moves", "settings_for", "stored_moves",
+]  # fmt: skip

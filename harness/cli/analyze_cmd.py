@@ -1,0 +1,100 @@
+"""``bangarena analyze RUN [--workers N] [--executor local|ray] [--value fitted|rollout]
+[--worlds K] [--seats KIND,...]`` — move analysis of every finished game of a run.
+
+For every decision of the chosen seat kinds, the value of each legal option from that seat's
+information only (:mod:`harness.analysis.moves`), stored in ``RUN/analysis/moves.jsonl``;
+a rerun skips the games stored with the same settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections import Counter
+from typing import Any
+
+from harness.analysis.moves import DEFAULT_WORLDS, LABELS, VALUERS
+from harness.analysis.run_moves import (
+    DEFAULT_KINDS,
+    MOVES_DIR,
+    MOVES_FILE,
+    SEAT_KINDS,
+    MovesLine,
+    run_moves,
+    settings_for,
+)
+from harness.records.store import RecordError
+
+from .args import positive_int
+from .errors import CliError
+from .progress import Progress
+from .replay_cmd import open_run
+
+
+def seat_kinds(text: str) -> list[str]:
+    """``model,random`` → the kinds; ``all`` → every kind."""
+    if text.strip() == "all":
+        return list(SEAT_KINDS)
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in SEAT_KINDS]
+    if bad or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"seat kinds are a comma-separated list of {', '.join(SEAT_KINDS)} or all, got {text!r}"
+        )
+    return kinds
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="move analysis: each option's value from the deciding seat's information, "
+        "inaccuracies, mistakes and blunders",
+        description="For every decision of the chosen seat kinds, re-deal what the seat cannot "
+        "see K times, value every legal option in every world and store the loss of the chosen "
+        "one in RUN/analysis/moves.jsonl (resumable).",
+    )
+    p.add_argument("run", metavar="RUN", help="run folder (results/<name>)")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                   help="games analysed in parallel (default: the cores)")  # fmt: skip
+    p.add_argument("--executor", choices=["local", "ray"], default="local",
+                   help="local processes or Ray tasks (needs the [ray] extra)")  # fmt: skip
+    p.add_argument("--value", choices=VALUERS, default="fitted",
+                   help="fitted: bot answers then the fitted model; rollout: bot playouts")  # fmt: skip
+    p.add_argument("--worlds", type=positive_int, default=DEFAULT_WORLDS,
+                   help="re-dealt worlds per decision")  # fmt: skip
+    p.add_argument("--seats", type=seat_kinds, default=",".join(DEFAULT_KINDS), metavar="KIND,...",
+                   help=f"seat kinds analysed ({', '.join(SEAT_KINDS)}, or all)")  # fmt: skip
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    open_run(args.run)
+    try:
+        settings = settings_for(args.value, args.worlds, args.seats)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    labels: Counter[str] = Counter()
+    decisions = 0
+    t0 = time.perf_counter()
+    with Progress("analyze", None, unit="games", enabled=not args.no_progress) as bar:
+
+        def on_game(line: MovesLine) -> None:
+            bar.advance()
+
+        try:
+            out = run_moves(args.run, settings, args.workers, args.executor, on_game)
+        except (RecordError, ValueError) as e:
+            raise CliError(str(e)) from None
+    for line in out.values():
+        decisions += len(line.decisions)
+        labels.update(d.label for d in line.decisions if d.label is not None)
+    plural = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
+    counts = ", ".join(f"{labels[k]} {plural[k]}" for k in reversed(LABELS))
+    print(
+        f"analyzed {len(out)} games, {decisions} decisions ({counts}) with {settings.value}, "
+        f"{settings.worlds} worlds, seats {','.join(settings.kinds)} in "
+        f"{time.perf_counter() - t0:.1f} s → {args.run}/{MOVES_DIR}/{MOVES_FILE}"
+    )
+    return 0
