@@ -84,6 +84,11 @@ def check_signal(
             raise SignalRefused("bad_signal", "that player is out of the game")
     elif reaction is None or role is not None or target is not None:
         raise SignalRefused("bad_signal", "a reaction names a reaction and nothing else")
+    _check_words(role, reaction)
+
+
+def _check_words(role: str | None, reaction: str | None) -> None:
+    """A role and a reaction come from the signals' fixed words."""
     if role is not None and role not in CLAIM_ROLES:
         raise SignalRefused("bad_signal", f"a role is one of {', '.join(CLAIM_ROLES)}")
     if reaction is not None and reaction not in REACTIONS:
@@ -104,8 +109,8 @@ class TableSignal(BaseModel):
 def read_signal(raw: Any, names: Sequence[str]) -> TableSignal:
     """The ``signal`` object of a model's answer as a :class:`TableSignal`; ``target`` names a
     player exactly as listed in ``names``.  Raises :class:`SignalRefused` (code ``bad_signal``)
-    with the reason when the object is not a signal; the game's state (alive, limits) is checked
-    later by :class:`TableSignals`."""
+    with the reason when the object is not a signal or names a role or reaction that is not one;
+    the game's state (alive, limits) is checked later by :class:`TableSignals`."""
     if not isinstance(raw, Mapping):
         raise SignalRefused("bad_signal", "the signal is not a JSON object")
     extra = [str(k)[:20] for k in raw if k not in ("kind", "role", "target", "reaction")]
@@ -119,6 +124,7 @@ def read_signal(raw: Any, names: Sequence[str]) -> TableSignal:
     kind = values["kind"]
     if kind not in SIGNAL_KINDS:
         raise SignalRefused("bad_signal", f"the signal's kind is one of {', '.join(SIGNAL_KINDS)}")
+    _check_words(values["role"], values["reaction"])  # so a kept signal holds only those words
     target: int | None = None
     name = values["target"]
     if name is not None:

@@ -7,13 +7,25 @@ import argparse
 from harness.engine.roles import MAX_SEATS, MIN_SEATS, MODES
 
 
-def positive_int(text: str) -> int:
+def _whole(text: str) -> int:
     try:
-        v = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    v = _whole(text)
     if v < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return v
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    v = _whole(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError("must be at least 0")
     return v
 
 

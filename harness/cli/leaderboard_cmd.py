@@ -11,17 +11,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from .args import count
 from .errors import CliError
-
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError("must be at least 0")
-    return v
 
 
 def register(sub: Any) -> None:
@@ -36,7 +27,7 @@ def register(sub: Any) -> None:
     p.add_argument("runs", nargs="+", metavar="RUN", help="run folders; the first is the reference")
     p.add_argument("--out", default="leaderboard", help="folder for leaderboard.csv and .html")
     p.add_argument(
-        "--bootstrap", type=_count, default=200, help="bootstrap resamples for rating intervals"
+        "--bootstrap", type=count, default=200, help="bootstrap resamples for rating intervals"
     )
     p.add_argument("--seed", type=int, default=20240601, help="bootstrap seed")
     p.set_defaults(func=run)

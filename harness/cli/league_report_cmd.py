@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any
 
+from .args import count
 from .errors import CliError
 
 WIDE = 160
@@ -31,7 +32,7 @@ def register(lsub: Any) -> None:
     p.add_argument("--no-save", action="store_true", help="print only; write no files")
     p.add_argument(
         "--bootstrap",
-        type=_count,
+        type=count,
         default=None,
         help="bootstrap resamples for the rating intervals (default 200; 0 = none)",
     )
@@ -43,16 +44,6 @@ def register(lsub: Any) -> None:
         "RUN/analysis/luck.jsonl)",
     )
     p.set_defaults(func=run_report)
-
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError("must be at least 0")
-    return v
 
 
 def run_report(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from .args import count
 from .errors import CliError
 
 
@@ -19,16 +20,6 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not 0.0 < v < 1.0:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), got {text}")
-    return v
-
-
-def _count(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError("must be at least 0")
     return v
 
 
@@ -55,7 +46,7 @@ def register(sub: Any) -> None:
     p.add_argument("--alpha", type=_fraction, default=0.05, help="two-sided significance level")
     p.add_argument(
         "--prompt-games",
-        type=_count,
+        type=count,
         default=2,
         help="without a pilot of model seats: rule-bot games per table on which each model "
         "player's prompt tokens are measured (0: tokens not estimated)",

@@ -192,7 +192,7 @@ def bangarena_table(
         await _drop_seat()  # the setup's seat for a solver: this solver plays another way
         t0 = time.monotonic()
         meta = state.metadata
-        n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
+        n, seat = meta["seats"], meta["seat"]
         model = get_model()
         player = str(model)
         names = default_names(n)
@@ -209,27 +209,8 @@ def bangarena_table(
         model_seat = build_model_seat(
             spec, names[seat], names, locale, provider=InspectProvider(model)
         )
-        agents = [model_seat if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
-        players = [player if i == seat else BOT_PLAYER for i in range(n)]
-        game = Game.new(n, meta["mode"], game_seed)
-        roles = [s.role for s in game.seats]
-        game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
-        lines: list[DecisionLine] = []
-        counts = ModelCounts(player, player, history)
-
-        def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
-            line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
-            lines.append(line)
-            if line.seat == seat:
-                counts.add(line)  # counted as league report counts a game's file
-
-        table = Table(
-            game,
-            agents,
-            game_id=game_id,
-            timeout=decision_seconds,
-            max_model_fallbacks=max_fallbacks,
-            on_decision=on_decision,
+        game_id, game, players, lines, counts, table = _sample_table(
+            state, model_seat, player, history, decision_seconds, max_fallbacks
         )
         try:
             result = await table.play()
@@ -245,6 +226,46 @@ def bangarena_table(
         return state
 
     return solve
+
+
+def _sample_table(
+    state: TaskState,
+    agent: Any,
+    player: str,
+    history: str | None,
+    decision_seconds: float,
+    max_fallbacks: int,
+) -> tuple[str, Game, list[str], list[DecisionLine], ModelCounts, Table]:
+    """The sample's game: ``agent`` (``player``) at the sample's seat, rule bots elsewhere; its
+    decisions kept as league decision lines and the seat's counted as league report counts a
+    game's file.  Returns the game id, the game, the players, the lines, the counts and the
+    table."""
+    meta = state.metadata
+    n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
+    names = default_names(n)
+    agents = [agent if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
+    players = [player if i == seat else BOT_PLAYER for i in range(n)]
+    game = Game.new(n, meta["mode"], game_seed)
+    roles = [s.role for s in game.seats]
+    game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
+    lines: list[DecisionLine] = []
+    counts = ModelCounts(player, player, history)
+
+    def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
+        line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
+        lines.append(line)
+        if line.seat == seat:
+            counts.add(line)
+
+    table = Table(
+        game,
+        agents,
+        game_id=game_id,
+        timeout=decision_seconds,
+        max_model_fallbacks=max_fallbacks,
+        on_decision=on_decision,
+    )
+    return game_id, game, players, lines, counts, table
 
 
 def _sample_result(result: Any, seat: int, counts: ModelCounts) -> dict[str, Any]:
@@ -312,7 +333,7 @@ def _table_seat(
     seat's first decision, then waits for the solver)."""
     t0 = time.monotonic()
     meta = state.metadata
-    n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
+    n, seat = meta["seats"], meta["seat"]
     player = str(get_model())
     names = default_names(n)
     channel = McpChannel(player, games_total=1)
@@ -325,27 +346,8 @@ def _table_seat(
         locale,
         decision_seconds=decision_seconds,
     )
-    agents = [agent if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
-    players = [player if i == seat else BOT_PLAYER for i in range(n)]
-    game = Game.new(n, meta["mode"], game_seed)
-    roles = [s.role for s in game.seats]
-    game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
-    lines: list[DecisionLine] = []
-    counts = ModelCounts(player, player, None)
-
-    def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
-        line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
-        lines.append(line)
-        if line.seat == seat:
-            counts.add(line)
-
-    table = Table(
-        game,
-        agents,
-        game_id=game_id,
-        timeout=decision_seconds,
-        max_model_fallbacks=max_fallbacks,
-        on_decision=on_decision,
+    game_id, game, players, lines, counts, table = _sample_table(
+        state, agent, player, None, decision_seconds, max_fallbacks
     )
 
     async def play() -> dict[str, Any]:

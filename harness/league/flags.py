@@ -107,12 +107,18 @@ def _line(text: Any) -> str:
 
 
 def run_config(run_dir: str | Path) -> dict[str, Any] | None:
-    """The run's resolved ``config.json``, or ``None`` when missing or unreadable."""
+    """The run's resolved ``config.json``, or ``None`` when missing or unreadable (not an
+    object, or its ``players`` not a list of objects)."""
     try:
         data = json.loads((Path(run_dir) / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    players = data.get("players", [])
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        return None
+    return data
 
 
 def thresholds(config: Mapping[str, Any] | None) -> tuple[float, float]:

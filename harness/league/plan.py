@@ -215,6 +215,13 @@ class ScheduleCounts:
         cum = [np.concatenate([zero, np.cumsum(np.stack(v), axis=0)]) for v in steps.values()]
         self._cum: np.ndarray = np.sum(cum, axis=0)
 
+    def seat_games(self, g: int, player: str) -> int:
+        """``player``'s seat-games at ``g`` games per table (all its seats)."""
+        i, j = self.players.index(player), self.roles.index(ROLE_ADJUSTED)
+        if g <= self.limit:
+            return round(float(self._cum[g, i, j]))
+        return round(float(self._cum[self.limit, i, j]) * g / self.limit)
+
     def least(self, g: int, role: str) -> float:
         """The fewest expected seat-games of ``role`` of any player at ``g`` games per table."""
         j = self.roles.index(role)
@@ -295,14 +302,9 @@ class PlayerCost:
     source: str
 
 
-def _model_seat_games(config: LeagueConfig, g: int) -> dict[str, int]:
-    models = {p.name for p in config.players if p.kind == "model"}
-    out = dict.fromkeys(sorted(models), 0)
-    for spec in build_schedule(config.model_copy(update={"games_per_table": g})):
-        for player in spec.lineup:
-            if player in models:
-                out[player] += 1
-    return out
+def _model_seat_games(config: LeagueConfig, g: int, counts: ScheduleCounts) -> dict[str, int]:
+    models = sorted(p.name for p in config.players if p.kind == "model")
+    return {name: counts.seat_games(g, name) for name in models}
 
 
 def _cost(p: PlayerConfig, u: Usage, seat_games: int) -> PlayerCost:
@@ -330,11 +332,14 @@ def costs(
     source: Source,
     default_calls: float | None,
     player_usage: dict[str, Usage] | None = None,
+    counts: ScheduleCounts | None = None,
 ) -> list[PlayerCost]:
     """Per model player of ``config``: calls, tokens and dollars of ``g`` games per table (usage
-    from the pilot, else ``player_usage``, else decisions counted on rule-bot playouts)."""
+    from the pilot, else ``player_usage``, else decisions counted on rule-bot playouts; seat-games
+    from ``counts``, built when not given)."""
     out = []
-    for name, seat_games in _model_seat_games(config, g).items():
+    counts = counts if counts is not None else ScheduleCounts(config)
+    for name, seat_games in _model_seat_games(config, g, counts).items():
         p = config.player(name)
         u = source.usage.get(p.label or "") or source.usage.get("")
         u = u or (player_usage or {}).get(name)
@@ -459,7 +464,7 @@ def make_plan(
         games_adjusted=g_adj * cells,
         games_per_table_raw=g_raw,
         games_per_table_adjusted=g_adj,
-        costs_raw=costs(config, g_raw, source, default_calls, player_usage),
-        costs_adjusted=costs(config, g_adj, source, default_calls, player_usage),
+        costs_raw=costs(config, g_raw, source, default_calls, player_usage, counts),
+        costs_adjusted=costs(config, g_adj, source, default_calls, player_usage, counts),
         notes=notes,
     )

@@ -14,6 +14,13 @@ the same
 
 A run that differs is left out with the reason; the same folder given twice counts once.
 
+**Same game.**  A game already pooled from an earlier run (a copied run folder, or a replay of the
+same seeds whose play came out the same: rule bots, cached model answers) adds no information, so
+it counts once: two games are the same when their seed, table, result and every seat's player,
+role, outcome and decision count are (:func:`game_fingerprint`).  A run whose games are all
+already pooled is left out with the reason; a run with some is pooled without them and a note
+says how many.
+
 **Same player.**  A player name names the same player across runs only when its spec is the same:
 its entry in ``config.json`` without ``name`` (kind, provider/model and every model or agent
 option), empty fields dropped.  A run without ``config.json`` (e.g. the web table's) identifies a
@@ -31,6 +38,7 @@ from typing import Any
 
 import pandas as pd
 
+from harness.records.models import GameRecord
 from harness.records.rules_version import RULES_VERSION_FILE, read_rules_version
 from harness.records.store import RecordError
 
@@ -70,6 +78,12 @@ def player_specs(data: RunData, config: dict[str, Any] | None) -> dict[str, dict
                 spec["model"] = str(model.iloc[0])
             specs[str(player)] = spec
     return specs
+
+
+def game_fingerprint(g: GameRecord) -> str:
+    """What makes two recorded games the same game (see the module docstring)."""
+    seats = [(o.seat, o.player, o.role, o.won, o.alive, o.decisions) for o in g.seat_outcomes]
+    return json.dumps([g.seed, g.seats, g.mode, g.winning_side, g.rounds, g.decisions, seats])
 
 
 def fingerprint(spec: dict[str, Any]) -> str:
@@ -154,6 +168,7 @@ def pool_runs(run_dirs: list[str], luck: bool = True) -> Pool:
     pooled: list[str] = []
     left_out: list[tuple[str, str]] = []
     notes: list[str] = []
+    pooled_games: dict[str, str] = {}  # game fingerprint → the run it was pooled from
     for run_dir in run_dirs:
         path = Path(run_dir).resolve()
         if path in seen:
@@ -168,6 +183,18 @@ def pool_runs(run_dirs: list[str], luck: bool = True) -> Pool:
         elif why := differences(ref, key):
             left_out.append((run_dir, "; ".join(why)))
             continue
+        fps = {g.game_id: game_fingerprint(g) for g in data.records}
+        played = set(data.seats["game_id"])
+        repeats = {gid for gid in played if fps[gid] in pooled_games}
+        if repeats and repeats == played:
+            first_run = pooled_games[fps[min(repeats)]]
+            left_out.append((run_dir, f"its games are those of run {first_run}, pooled already"))
+            continue
+        if repeats:
+            notes.append(
+                f"{len(repeats)} of the {len(played)} games of run {data.name} were pooled "
+                "already from an earlier run: counted once"
+            )
         if key.history and not ref.history:
             ref = key  # the first run with model players sets the policy
         seats = with_luck(str(data.run_dir), data.seats) if luck else data.seats.copy()
@@ -175,6 +202,8 @@ def pool_runs(run_dirs: list[str], luck: bool = True) -> Pool:
             seats["adjusted"] = float("nan")
         for col in ("kind", "model", "team"):
             seats[col] = data.seats[col].to_numpy()
+        seats = seats[~seats["game_id"].isin(repeats)].reset_index(drop=True)
+        pooled_games.update((fps[gid], data.name) for gid in played - repeats)
         run_specs = player_specs(data, config)
         rename: dict[str, str] = {}
         for player in sorted({str(p) for p in seats["player"]}):

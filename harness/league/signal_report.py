@@ -14,7 +14,9 @@ seat outcomes and its engine event log (:func:`harness.records.signals.game_sign
   and, for comparison, the same player's seats that claimed nothing in games with table talk; and
   whether other seats' marks on the claimant agree with the claim before and after it.
 
-Intervals (95 %) are clustered by game, because the signals of one game are not independent:
+Intervals (95 %) are clustered by deal (:func:`deal_of`: a paired league replays each deal once
+per seat rotation, so those games are not independent of each other either; elsewhere a deal is
+one game), because the signals of one game are not independent:
 shares use the Wilson interval at the effective sample size ``n / deff`` (the design effect
 ``deff`` = clustered variance / binomial variance, at least 1); means of per-claim changes use the
 normal approximation with the clustered standard error (:func:`harness.league.stats._clustered_mean`).
@@ -33,6 +35,7 @@ import pandas as pd
 from harness.records import RunStore
 from harness.records.models import VOID_SIDE
 from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
+from harness.records.store import RecordError
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
@@ -49,12 +52,12 @@ EFFECT_COLUMNS = ["player", "claimed", "claims", "before", "after", "change", "c
                   "agree_after_lo", "agree_after_hi"]  # fmt: skip
 TITLE = (
     "Table talk by player × role: claim honesty (claims naming the seat's own role), what was "
-    "claimed, mark accuracy (marks naming the marked player's true role); 95% CI clustered by game "
+    "claimed, mark accuracy (marks naming the marked player's true role); 95% CI clustered by deal "
     "(docs/signals.md)"
 )
 EFFECT_TITLE = (
     "Do claims move the table? Attacks on the claimant per 10 turns before and after its first "
-    "claim of a role, the change (95% CI clustered by game), the same player's seats that claimed "
+    "claim of a role, the change (95% CI clustered by deal), the same player's seats that claimed "
     "nothing; other seats' marks on the claimant that agree with the claim, before and after"
 )
 
@@ -64,9 +67,16 @@ def team_role(role: str | None) -> str | None:
     return "raider" if role == "double_agent" else role
 
 
+def deal_of(g: Any) -> str:
+    """The deal a game record was played on (table size, mode and seed): the cluster of the
+    intervals, shared by a paired league's rotations of one deal."""
+    return f"{g.seats}:{g.mode}:{g.seed}"
+
+
 @dataclass
 class _Game:
     game_id: str
+    deal: str
     players: list[str]
     roles: list[str]
     signals: list[dict[str, Any]]
@@ -92,8 +102,16 @@ def _games(run_dir: str | Path) -> Iterable[_Game]:
         _start, decisions, end = store.read_game(g.game_id)
         signals, refused = game_signals(decisions, people.get(g.game_id))
         outcomes = sorted(g.seat_outcomes, key=lambda o: o.seat)
+        for s in signals:
+            for seat in (s["seat"], s["target"]):
+                if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(outcomes)):
+                    raise RecordError(
+                        f"{run_dir}: a signal of game {g.game_id} names seat {str(seat)[:20]!r}, "
+                        f"not one of its {len(outcomes)} seats"
+                    )
         yield _Game(
             g.game_id,
+            deal_of(g),
             [o.player for o in outcomes],
             [o.role for o in outcomes],
             signals,
@@ -163,12 +181,14 @@ def signal_frames(run_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.D
     sent, refused, seats = [], [], []
     for g in _games(run_dir):
         for seat, (player, role) in enumerate(zip(g.players, g.roles, strict=True)):
-            seats.append({"game_id": g.game_id, "seat": seat, "player": player, "role": role})
+            seats.append({"game_id": g.game_id, "deal": g.deal, "seat": seat, "player": player,
+                          "role": role})  # fmt: skip
         for s in g.signals:
             target = s["target"]
             sent.append(
                 {
                     "game_id": g.game_id,
+                    "deal": g.deal,
                     **s,
                     "player": g.players[s["seat"]],
                     "sender_role": g.roles[s["seat"]],
@@ -196,16 +216,14 @@ def signal_table(run_dir: str | Path) -> pd.DataFrame:
         claims = mine[mine["kind"] == "claim"] if not mine.empty else mine
         marks = mine[mine["kind"] == "mark"] if not mine.empty else mine
         honest = (
-            share_interval(
-                (claims["role"] == team_role(str(role))).astype(float), claims["game_id"]
-            )
+            share_interval((claims["role"] == team_role(str(role))).astype(float), claims["deal"])
             if len(claims)
             else (math.nan, math.nan, math.nan)
         )
         accurate = (
             share_interval(
                 (marks["role"] == marks["target_role"].map(team_role)).astype(float),
-                marks["game_id"],
+                marks["deal"],
             )
             if len(marks)
             else (math.nan, math.nan, math.nan)
@@ -266,7 +284,8 @@ def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
                 continue
             a, t = _attacks_and_turns(g.events, seat, 0, _alive_until(g.events, seat))
             if t:
-                quiet.append({"game_id": g.game_id, "player": player, "rate": a / t})
+                quiet.append({"game_id": g.game_id, "deal": g.deal, "player": player,
+                              "rate": a / t})  # fmt: skip
         first: dict[tuple[int, str], int] = {}
         for s in g.signals:
             if s["kind"] == "claim":
@@ -281,6 +300,7 @@ def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
             claims.append(
                 {
                     "game_id": g.game_id,
+                    "deal": g.deal,
                     "player": g.players[seat],
                     "claimed": role,
                     "before": a0 / t0 if t0 else math.nan,
@@ -293,13 +313,13 @@ def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
     if not claims:
         return pd.DataFrame(columns=EFFECT_COLUMNS)
     df = pd.DataFrame(claims)
-    no_claim = pd.DataFrame(quiet, columns=["game_id", "player", "rate"])
+    no_claim = pd.DataFrame(quiet, columns=["game_id", "deal", "player", "rate"])
     rows = []
     for (player, role), part in df.groupby(["player", "claimed"], sort=True):
         both = part.dropna(subset=["before", "after"])
-        change = _mean_interval(both["after"] - both["before"], both["game_id"])
+        change = _mean_interval(both["after"] - both["before"], both["deal"])
         mine = no_claim[no_claim["player"] == player]
-        quiet_rate = _mean_interval(mine["rate"], mine["game_id"])
+        quiet_rate = _mean_interval(mine["rate"], mine["deal"])
         agree = [_marks_share(part, key) for key in ("agree_before", "agree_after")]
         rows.append(
             [player, role, len(part), TURNS_PER_RATE * part["before"].mean(),
@@ -312,10 +332,10 @@ def claim_effect_table(run_dir: str | Path) -> pd.DataFrame:
 
 def _marks_share(part: pd.DataFrame, key: str) -> tuple[float, float, float]:
     """The share of the marks listed in column ``key`` (one list per claim) that agree with the
-    claim, with its interval clustered by game."""
-    values = [(g, float(v)) for g, marks in zip(part["game_id"], part[key], strict=True)
+    claim, with its interval clustered by deal."""
+    values = [(g, float(v)) for g, marks in zip(part["deal"], part[key], strict=True)
               for v in marks]  # fmt: skip
     if not values:
         return math.nan, math.nan, math.nan
-    frame = pd.DataFrame(values, columns=["game_id", "agree"])
-    return share_interval(frame["agree"], frame["game_id"])
+    frame = pd.DataFrame(values, columns=["deal", "agree"])
+    return share_interval(frame["agree"], frame["deal"])

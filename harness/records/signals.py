@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from .models import RECORD_SCHEMA_VERSION, DecisionLine
+from .store import read_records
 
 SIGNALS_FILE = "signals.jsonl"
 
@@ -44,16 +45,10 @@ class GameSignals(BaseModel):
 
 
 def read_signals(run_dir: Path) -> dict[str, GameSignals]:
-    """The signals of every game of a run folder's ``signals.jsonl``, by game id."""
-    path = Path(run_dir) / SIGNALS_FILE
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            g = GameSignals.model_validate_json(line)
-            out[g.game_id] = g
-    return out
+    """The signals of every game of a run folder's ``signals.jsonl``, by game id.  Raises
+    :class:`~harness.records.store.RecordError` for a line that is not a game's signals."""
+    lines = read_records(Path(run_dir) / SIGNALS_FILE, GameSignals, "a game's signals")
+    return {g.game_id: g for g in lines}
 
 
 def game_signals(

@@ -26,6 +26,8 @@ from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_rati
 from harness.league.stats import ROLE_ORDER
 from harness.paths import PROMPTS_DIR
 
+from .html import _static
+
 CSV_FILE = "leaderboard.csv"
 HTML_FILE = "leaderboard.html"
 COLUMNS = [
@@ -98,9 +100,7 @@ def _environment() -> Environment:
 
 
 def render_html(pool: Pool, table: pd.DataFrame) -> str:
-    css = (Path(__file__).parent / "static" / "report.css").read_text(encoding="utf-8")
-    if "</style" in css.lower():
-        raise ValueError("report.css must not contain a closing style tag")
+    css = _static("report.css")
     key = pool.key
     return (
         _environment()

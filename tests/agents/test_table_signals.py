@@ -89,6 +89,10 @@ def test_a_signal_never_changes_the_choice() -> None:
         ({"kind": "mark", "target": "Zed", "role": "raider"}, "not a player's name"),
         ({"kind": "claim", "role": 3}, '"role" is not a string'),
         ({"kind": "claim", "role": "deputy", "why": "x"}, "unknown fields: why"),
+        # not kept in the decision record: a refused signal's words stay out of the run folder
+        ({"kind": "claim", "role": "deputy" + "x" * 100_000}, "a role is one of"),
+        ({"kind": "react", "reaction": "\u202egg"}, "a reaction is one of"),
+        ({"kind": "mark", "target": "Cole", "role": "sheriff\u200b"}, "a role is one of"),
     ],
 )
 def test_a_signal_that_is_not_one_is_refused_with_its_reason(raw: Any, problem: str) -> None:

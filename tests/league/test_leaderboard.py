@@ -186,3 +186,43 @@ def test_a_run_without_a_recorded_rules_version_is_version_1(
     err = capsys.readouterr().err
     assert "rules_version.json is not a rules version record" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_game_pooled_twice_counts_once(runs: dict[str, Path], tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(runs["a"], copy)  # the same games under another folder
+    alone = leaderboard_table(pool_runs([str(runs["a"])]), bootstrap=10)
+    pool = pool_runs([str(runs["a"]), str(copy)])
+    assert pool.runs == [str(runs["a"])]
+    assert pool.left_out == [(str(copy), "its games are those of run runa, pooled already")]
+    pd.testing.assert_frame_equal(leaderboard_table(pool, bootstrap=10), alone)
+    # a longer replay of the same seeds: its first 8 games are runa's, its other 4 are new
+    cfg = tmp_path / "long.yaml"
+    cfg.write_text(BASE.format(name="runlong", kind="bot", seats=4, seed=1, games=12))
+    argv = ["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--workers", "1",
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    longer = load_run(tmp_path / "out" / "runlong")
+    pool = pool_runs([str(runs["a"]), str(tmp_path / "out" / "runlong")])
+    assert pool.notes == [
+        "8 of the 12 games of run runlong were pooled already from an earlier run: counted once"
+    ]
+    assert pool.seats["game_id"].nunique() == 12
+    assert len(pool.seats) == len(longer.seats)
+    kept = pool.seats[pool.seats["run"] == "runlong"]
+    new = set(longer.seats["game_id"]) - set(load_run(runs["a"]).seats["game_id"])
+    assert {g.split("/", 1)[1] for g in kept["game_id"]} == new
+
+
+@pytest.mark.parametrize("config", ['{"players": 5}', '{"players": [1, {"name": "rulebot"}]}'])
+def test_a_run_config_of_the_wrong_shape_is_read_as_none(
+    config: str, runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odd = tmp_path / "odd"
+    shutil.copytree(runs["b"], odd)
+    (odd / "config.json").write_text(config)
+    pool = pool_runs([str(runs["a"]), str(odd)])
+    assert pool.left_out == [] and pool.specs["random"] == {"kind": "random"}
+    assert main(["leaderboard", str(odd), "--out", str(tmp_path / "o"), "--bootstrap", "0"]) == 0
+    assert main(["league", "report", str(odd)]) == 0
+    assert "Traceback" not in capsys.readouterr().err

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from harness.cli.main import main
+from harness.league import plan as plan_module
 from harness.league.config import parse_config
 from harness.league.luck_report import ROLE_ADJUSTED
 from harness.league.plan import (
@@ -24,6 +26,7 @@ from harness.league.plan import (
     pilot_source,
     seat_games_needed,
 )
+from harness.league.schedule import build_schedule
 from harness.records.models import GameRecord
 
 TWO_BOTS = {
@@ -215,6 +218,36 @@ def test_costs_from_usage_and_prices() -> None:
     assert c.calls == pytest.approx(20.0 * c.seat_games)
     expected = c.calls * (600 * 1.0 + 400 * 0.5 + 50 * 4.0) / 1e6
     assert c.usd == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_plan_past_the_exact_schedule_costs_its_seat_games_without_building_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[int] = []
+
+    def guarded(config: Any) -> Any:  # the schedule is built once, at the exact limit
+        built.append(config.games_per_table)
+        assert config.games_per_table <= plan_module.EXACT_LIMIT
+        return build_schedule(config)
+
+    monkeypatch.setattr(plan_module, "build_schedule", guarded)
+    cfg = parse_config(
+        {
+            **TWO_BOTS,
+            "players": [
+                {"name": "m", "kind": "model", "model": {"provider": "openai", "model": "x-1"}},
+                {"name": "b", "kind": "bot"},
+            ],
+        }
+    )
+    src = _flat(0.5)
+    src.usage[""] = Usage(10.0, source="test")
+    plan = make_plan(cfg, 0.002, 0.05, 0.8, src)  # about a million games per table
+    assert plan.games_per_table_raw > 100 * plan_module.EXACT_LIMIT
+    # two of four seats a game, past the exact limit as before it
+    assert [c.seat_games for c in plan.costs_raw] == [2 * plan.games_per_table_raw]
+    assert [c.seat_games for c in plan.costs_adjusted] == [2 * plan.games_per_table_adjusted]
+    assert built == [plan_module.EXACT_LIMIT]
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,13 @@ where the plain Wilson interval (claims taken as independent) covers it too rare
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pandas as pd
+import pytest
 
-from harness.league.signal_report import share_interval
+from harness.league import signal_report
+from harness.league.signal_report import _Game, share_interval
 from harness.league.stats_basic import wilson
 
 
@@ -47,3 +50,41 @@ def test_the_share_is_the_plain_proportion() -> None:
     values = pd.Series([1.0, 0.0, 1.0, 1.0, 0.0])
     share, lo, hi = share_interval(values, pd.Series([0, 0, 1, 2, 2]))
     assert share == 0.6 and lo < share < hi
+
+
+def _claim(role: str, at: int) -> dict[str, object]:
+    return {"seat": 0, "kind": "claim", "role": role, "target": None, "reaction": None, "at": at}
+
+
+def _claims_of(deals: int, rotations: int) -> Iterator[_Game]:
+    """``deals`` deals, each played ``rotations`` times (a paired league), every game of a deal
+    with the same claims: seat 0, a Raider, claims Raider (honest) in a third of the deals and
+    Deputy in the others."""
+    for d in range(deals):
+        claim = "raider" if d % 3 == 0 else "deputy"
+        for r in range(rotations):
+            yield _Game(
+                game_id=f"4p-classic-{d * rotations + r:04d}",
+                deal=f"4:classic:{1000 + d}",
+                players=["a", "b", "c", "d"],
+                roles=["raider", "marshal", "loner", "deputy"],
+                signals=[_claim(claim, 3 + k) for k in range(2)],
+                refused=[],
+                events=[],
+            )
+
+
+def test_replaying_a_deal_in_rotation_does_not_narrow_the_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def honesty(rotations: int) -> pd.DataFrame:
+        monkeypatch.setattr(signal_report, "_games", lambda _run: _claims_of(12, rotations))
+        rows = signal_report.signal_table("run")
+        return rows[rows["player"] == "a"][["claims", "honest", "honest_lo", "honest_hi"]]
+
+    once, four = honesty(1), honesty(4)
+    # the same 12 deals: four rotations of each add claims, not independent evidence
+    assert int(four["claims"].sum()) == 4 * int(once["claims"].sum())
+    (a,), (b,) = once.itertuples(index=False), four.itertuples(index=False)
+    assert a.honest == pytest.approx(1 / 3) and b.honest == pytest.approx(a.honest)
+    assert (b.honest_lo, b.honest_hi) == pytest.approx((a.honest_lo, a.honest_hi), abs=1e-9)
