@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from harness.records.models import GameRecord
 from harness.records.run_folder import finished_games, open_run_folder
+from harness.records.store import latest_by_game
 
 from .fitted import FittedValue
 from .luck import DEFAULT_SAMPLES, Policy, luck_adjust
@@ -39,16 +40,7 @@ def _policy(kind: str) -> Policy:
 
 
 def _read(path: Path) -> dict[str, LuckLine]:
-    out: dict[str, LuckLine] = {}
-    if not path.exists():
-        return out
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rec = LuckLine.model_validate_json(line)
-        except ValidationError:
-            continue  # a torn line of a stopped computation: computed again
-        out[rec.game_id] = rec
-    return out
+    return latest_by_game(path, LuckLine)
 
 
 def run_luck(

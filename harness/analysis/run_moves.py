@@ -17,10 +17,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from harness.engine import EngineError, Game
 from harness.records.run_folder import finished_games, open_run_folder
+from harness.records.store import latest_by_game
 
 from .moves import (
     DEFAULT_WORLDS,
@@ -130,17 +131,7 @@ def _task(args: tuple[str, str, str]) -> str:
 def read_moves(run_dir: str | Path) -> dict[str, MovesLine]:
     """Every stored game analysis of ``run_dir`` (the last line of a game wins; torn lines are
     skipped)."""
-    path = Path(run_dir) / MOVES_DIR / MOVES_FILE
-    out: dict[str, MovesLine] = {}
-    if not path.exists():
-        return out
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            rec = MovesLine.model_validate_json(line)
-        except ValidationError:
-            continue  # a torn line of a stopped analysis: computed again
-        out[rec.game_id] = rec
-    return out
+    return latest_by_game(Path(run_dir) / MOVES_DIR / MOVES_FILE, MovesLine)
 
 
 def _results(

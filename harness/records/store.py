@@ -61,6 +61,22 @@ def read_records(
     return out
 
 
+def latest_by_game(path: Path, model: type[Record]) -> dict[str, Record]:
+    """The last ``model`` line of each game in the JSON Lines file ``path`` (by its ``game_id``;
+    {} when there is no file) — for results stored beside a run and computed again when a line
+    is not one (a torn line of a stopped computation is skipped, wherever it is)."""
+    out: dict[str, Record] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = model.model_validate_json(line)
+        except ValidationError:
+            continue
+        out[rec.game_id] = rec  # type: ignore[attr-defined]
+    return out
+
+
 def _json(record: BaseModel) -> str:
     """The record's JSON line, API keys redacted (the last pass before anything is written)."""
     return redact_text(record.model_dump_json())
