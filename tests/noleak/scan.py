@@ -144,6 +144,7 @@ class _Scanner:
         game: Game,
         names: Sequence[str] | None,
         said: Mapping[int, set[str]] | None = None,
+        aliases: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
         self.seat = seat
         self.said = said or {}
@@ -155,12 +156,14 @@ class _Scanner:
         self.teams = account.teams(seat, upto)
         self.pair = account.pair(seat, upto)
         self.names = list(names) if names is not None else default_names(game.n)
+        self.seat_of = {n: i for i, n in enumerate(self.names)}
+        for i, other in (aliases or {}).items():  # the seat's names in other languages
+            self.seat_of.update({n: i for n in other if n not in self.seat_of})
         self.name_re = re.compile(
             f"(?<!{_NOT_IN_NAME})("
-            + "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
+            + "|".join(re.escape(n) for n in sorted(self.seat_of, key=len, reverse=True))
             + f")(?!{_NOT_IN_NAME})"
         )
-        self.seat_of = {n: i for i, n in enumerate(self.names)}
         self.leaks: list[str] = []
 
     # ---------------------------------------------------------------- helpers
@@ -350,13 +353,15 @@ def find_leaks(
     names: Sequence[str] | None = None,
     where: str = "",
     said: Mapping[int, set[str]] | None = None,
+    aliases: Mapping[int, Sequence[str]] | None = None,
 ) -> list[str]:
     """Every card identity and hidden role in ``obj`` that ``seat`` may not know after
     ``upto_event`` events, one line each (see the module docstring).  ``names`` are the seat names
     the text uses (default: :func:`harness.views.names.default_names`).  ``said`` are the roles
     table signals said aloud about each seat by then (a claim about the sender, a mark about its
-    target): what a seat chose to say is public, whether or not it is true."""
-    scanner = _Scanner(seat, upto_event, account, game, names, said)
+    target): what a seat chose to say is public, whether or not it is true.  ``aliases`` are other
+    names of a seat the text may use (its name in the other languages of a page)."""
+    scanner = _Scanner(seat, upto_event, account, game, names, said, aliases)
     scanner.value(obj, where)
     return scanner.leaks
 

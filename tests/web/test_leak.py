@@ -45,7 +45,10 @@ def check_frames(
     account: Account,
     names: list[str],
     sent_signals: list[dict[str, Any]],
+    aliases: dict[int, list[str]] | None = None,
 ) -> list[str]:
+    """Leaks in a connection's frames; ``aliases``: the seats' names in the other languages the
+    connection may have switched to."""
     leaks: list[str] = []
     ends = [i for i, e in enumerate(game.events) if e["t"] == "game_over"]
     last_events = 0
@@ -73,7 +76,9 @@ def check_frames(
                 leaks.append(f"{where}: asked to decide another seat's decision")
         leaks.extend(
             f"{where}: {line}"
-            for line in find_leaks(f, seat, upto, account, game, names=names, where="")
+            for line in find_leaks(
+                f, seat, upto, account, game, names=names, where="", aliases=aliases
+            )
         )
     return leaks
 
