@@ -156,6 +156,8 @@ async def serve(port: int = 0) -> int:
     st = _State()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # answers go out at once (the accepted sockets inherit it), not after a delayed ACK
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", port))
     config = uvicorn.Config(_app(st), log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
