@@ -31,7 +31,8 @@ from tests.fakes.backends import KEY_ENV, SECRET_KEY, Backend
 
 SEATS = 4
 SEED = 5  # the first-option game of this deal ends after ~40 model decisions
-DECISION_S = 1.0
+DECISION_S = 1.0  # the seat's deadline where a test is about deadlines
+ANSWER_S = 10.0  # elsewhere: the fake answers at once, so a loaded machine never hits the timer
 TABLE_TIMEOUT_S = 3.0  # the table's own timer: a safety net well past the seat's deadline
 NAMES = default_names(SEATS)
 
@@ -45,7 +46,7 @@ def spec_for(backend: Backend, **overrides: Any) -> ModelSpec:
         "api_key_env": KEY_ENV,
         "price": {"input": 1.0, "output": 2.0},
         "backoff": 0.05,
-        "decision_seconds": DECISION_S,
+        "decision_seconds": ANSWER_S,
     }
     settings.update(overrides)
     return ModelSpec(**settings)
@@ -95,7 +96,7 @@ def play(spec: ModelSpec, played: Played | None = None, hook: Hook | None = None
                 Game.new(SEATS, "classic", SEED),
                 seats,
                 game_id="model-game",
-                timeout=TABLE_TIMEOUT_S,
+                timeout=max(TABLE_TIMEOUT_S, 3 * spec.decision_seconds),
                 on_decision=on_decision,
                 max_decisions=5000,
             )
@@ -196,7 +197,7 @@ def _script_failures(backend: Backend) -> None:
 
 def test_scripted_failures_inside_a_game(backend: Backend) -> None:
     _script_failures(backend)
-    played = play(spec_for(backend, retry_budget=1, max_corrections=1))
+    played = play(spec_for(backend, retry_budget=1, max_corrections=1, decision_seconds=DECISION_S))
     result = played.result
     assert result is not None and result.winning_side is not None
     assert backend.script.pending == 0
