@@ -571,6 +571,15 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         ],
     ),
 }
+# the probe scores of the model and both baselines, in the per-player and per-round tables
+_PROBE_SCORES: list[Column] = [
+    ("Brier", "brier", _num(3)),
+    ("Brier counting", "brier_counting", _num(3)),
+    ("Brier rule bot", "brier_rulebot", _num(3)),
+    ("log loss", "log_loss", _num(3)),
+    ("log loss counting", "log_loss_counting", _num(3)),
+    ("log loss rule bot", "log_loss_rulebot", _num(3)),
+]
 _SPECS["probe_summary"] = (
     "Belief probes per model player (docs/probes.md): Brier score and log loss of the model, the "
     "counting observer and the rule bot on the same forecasts; beats the counting observer by "
@@ -581,12 +590,7 @@ _SPECS["probe_summary"] = (
         ("probes", "probes", _int),
         ("invalid", "invalid_rate", _pct),
         ("forecasts", "forecasts", _int),
-        ("Brier", "brier", _num(3)),
-        ("Brier counting", "brier_counting", _num(3)),
-        ("Brier rule bot", "brier_rulebot", _num(3)),
-        ("log loss", "log_loss", _num(3)),
-        ("log loss counting", "log_loss_counting", _num(3)),
-        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+        *_PROBE_SCORES,
         ("beats counting by", _with_interval(_num(3), "beats_counting", "beats_lo", "beats_hi"),
          None),
     ],
@@ -600,12 +604,7 @@ _SPECS["probes"] = (
         ("probes", "probes", _int),
         ("invalid", "invalid", _int),
         ("forecasts", "forecasts", _int),
-        ("Brier", "brier", _num(3)),
-        ("Brier counting", "brier_counting", _num(3)),
-        ("Brier rule bot", "brier_rulebot", _num(3)),
-        ("log loss", "log_loss", _num(3)),
-        ("log loss counting", "log_loss_counting", _num(3)),
-        ("log loss rule bot", "log_loss_rulebot", _num(3)),
+        *_PROBE_SCORES,
     ],
 )
 # Shown in this order; "model_calls" is a view of the rates table, shown when a model played.

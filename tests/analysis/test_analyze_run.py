@@ -20,6 +20,7 @@ from harness.analysis.run_moves import (
 )
 from harness.cli.main import main
 from harness.records import RunStore
+from tests.bot_league import play_league
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
@@ -38,11 +39,7 @@ paired: true
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("moves")
-    (root / "bots.yaml").write_text(BOTS, encoding="utf-8")
-    argv = ["league", "run", str(root / "bots.yaml"), "--output", str(root / "out"),
-            "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 0
-    return root / "out" / "bots"
+    return play_league(root, BOTS, "bots")
 
 
 def _copy(run: Path, tmp_path: Path) -> Path:

@@ -15,6 +15,7 @@ from harness.league.luck_report import ROLE_ADJUSTED
 from harness.league.report import build_report, markdown, save_report
 from harness.records import RunStore
 from harness.report.figures import league_figures
+from tests.bot_league import play_league
 
 BOTS = """\
 name: bots
@@ -32,11 +33,7 @@ paired: true
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("luck")
-    (root / "bots.yaml").write_text(BOTS, encoding="utf-8")
-    argv = ["league", "run", str(root / "bots.yaml"), "--output", str(root / "out"),
-            "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 0
-    return root / "out" / "bots"
+    return play_league(root, BOTS, "bots")
 
 
 def test_html_report_shows_only_stored_scores(run: Path) -> None:

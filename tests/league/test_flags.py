@@ -21,6 +21,7 @@ from harness.cli.main import main
 from harness.league.flags import EXIT_FLAGGED, _messages, check_run
 from harness.league.report import build_report, markdown, save_report
 from harness.records import RunStore
+from tests.bot_league import play_league
 from tests.fakes import Answer, FakeOpenAIServer, Malformed
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 
@@ -40,11 +41,7 @@ paired: true
 def bot_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two paired deals of four rotations each, all finished."""
     root = tmp_path_factory.mktemp("bots")
-    (root / "bots.yaml").write_text(BOTS, encoding="utf-8")
-    argv = ["league", "run", str(root / "bots.yaml"), "--output", str(root / "out"),
-            "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 0
-    return root / "out" / "bots"
+    return play_league(root, BOTS, "bots")
 
 
 def copy_run(src: Path, dst: Path, keep: Any = None, void: Mapping[str, str] = {}) -> Path:

@@ -28,6 +28,7 @@ from harness.league.plan import (
 )
 from harness.league.schedule import build_schedule
 from harness.records.models import GameRecord
+from tests.bot_league import play_league
 
 TWO_BOTS = {
     "name": "two",
@@ -113,11 +114,7 @@ def test_bench_figures_give_the_bench_formula() -> None:
 @pytest.fixture(scope="module")
 def pilot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("plan")
-    (root / "pilot.yaml").write_text(PILOT, encoding="utf-8")
-    argv = ["league", "run", str(root / "pilot.yaml"), "--output", str(root / "out"),
-            "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 0
-    return root / "out" / "pilot"
+    return play_league(root, PILOT, "pilot")
 
 
 def test_plan_from_a_pilot_reads_its_spread(pilot: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
+from tests.bot_league import play_league
 
 CONFIG = """\
 name: talk
@@ -26,11 +27,7 @@ base_seed: 3
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("talk")
-    (root / "talk.yaml").write_text(CONFIG, encoding="utf-8")
-    argv = ["league", "run", str(root / "talk.yaml"), "--output", str(root / "out"),
-            "--workers", "1", "--no-progress"]  # fmt: skip
-    assert main(argv) == 0
-    return root / "out" / "talk"
+    return play_league(root, CONFIG, "talk")
 
 
 def _game_id(run: Path) -> str:
