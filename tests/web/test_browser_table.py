@@ -30,6 +30,7 @@ from harness.web.match_stats import player_stats
 from tests.browser import ARTIFACTS, launch, require_chromium, watch_errors
 
 from .server import Client, LiveServer
+from .test_browser import click_an_option
 
 sync_api = require_chromium()
 
@@ -80,17 +81,6 @@ def layout_problems(page: Any) -> list[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     yield from launch()
-
-
-def click_an_option(page: Any) -> bool:
-    buttons = page.locator("#options button.option:not([disabled])")
-    try:
-        if buttons.count():
-            buttons.first.click(timeout=1000)
-            return True
-    except sync_api.Error:
-        pass
-    return False
 
 
 def play_safe(page: Any) -> None:
