@@ -23,6 +23,7 @@ from harness.records.store import RecordError, latest_by_game
 from .fitted import FittedValue
 from .known_policies import KnownPolicies, known_policies, table_fallback
 from .luck import DEFAULT_SAMPLES, luck_adjust
+from .value import ValueModel
 
 LUCK_DIR = "analysis"
 LUCK_FILE = "luck.jsonl"
@@ -33,7 +34,7 @@ class LuckLine(BaseModel):
     model_config = ConfigDict(extra="forbid")
     schema_version: int = SCHEMA
     game_id: str
-    model: str  # sha256 of the value model file the scores were computed with
+    model: str  # sha256 of the value model file the scores were computed with (or its name)
     samples: int
     raw: list[float]
     adjusted: list[float]
@@ -52,6 +53,11 @@ class LuckLine(BaseModel):
         ]
 
 
+def _key(model: ValueModel) -> str:
+    """What a stored line was computed with: a fitted model's data hash, else its name."""
+    return str(getattr(model, "digest", None) or model.name)
+
+
 def _read(path: Path) -> dict[str, LuckLine]:
     return latest_by_game(path, LuckLine)
 
@@ -59,7 +65,7 @@ def _read(path: Path) -> dict[str, LuckLine]:
 def run_luck(
     run_dir: str | Path,
     samples: int = DEFAULT_SAMPLES,
-    model: FittedValue | None = None,
+    model: ValueModel | None = None,
     on_game: Callable[[], None] | None = None,
     compute: bool = True,
 ) -> dict[str, LuckLine]:
@@ -69,7 +75,7 @@ def run_luck(
     store = open_run_folder(run_dir)
     games: list[GameRecord] = [g for g in finished_games(store) if g.void is None]
     model = model if model is not None else FittedValue()
-    key = model.digest
+    key = _key(model)
     path = Path(run_dir) / LUCK_DIR / LUCK_FILE
     fallback = table_fallback(run_dir)
     stored = {
@@ -111,7 +117,7 @@ def _score(
     start: GameStart,
     decisions: list[DecisionLine],
     known: KnownPolicies,
-    model: FittedValue,
+    model: ValueModel,
     samples: int,
 ) -> LuckLine:
     try:
@@ -123,7 +129,7 @@ def _score(
         raise RecordError(f"game {game_id} cannot be luck-adjusted: {e}") from None
     return LuckLine(
         game_id=game_id,
-        model=model.digest,
+        model=_key(model),
         samples=samples,
         raw=[float(v) for v in r.raw],
         adjusted=[round(float(v), 6) for v in r.adjusted],
