@@ -70,8 +70,8 @@ def run_luck(
     compute: bool = True,
 ) -> dict[str, LuckLine]:
     """Every finished game with a result of ``run_dir`` → its :class:`LuckLine` (computed when
-    not stored yet for this model and sample count; with ``compute=False`` only the stored
-    ones)."""
+    not stored yet for this model, sample count and the policies the game's records give; with
+    ``compute=False`` only the stored ones)."""
     store = open_run_folder(run_dir)
     games: list[GameRecord] = [g for g in finished_games(store) if g.void is None]
     model = model if model is not None else FittedValue()
@@ -81,7 +81,7 @@ def run_luck(
     stored = {
         gid: rec for gid, rec in _read(path).items() if rec.model == key and rec.samples == samples
     }
-    records = {}
+    records: dict[str, tuple[GameStart, list[DecisionLine], KnownPolicies]] = {}
     for g in games:  # a stored line counts for the policies the game's records give
         start, decisions, _end = store.read_game(g.game_id)
         known = known_policies(start, decisions, fallback)
