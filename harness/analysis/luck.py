@@ -88,6 +88,7 @@ def luck_adjust(
     rng_seed: int = 0,
     bot_seed: int | None = None,
     autopilot: Collection[int] = (),
+    width: int = 0,
 ) -> LuckResult:
     """Replay the game ``(seats, mode, seed)`` with ``actions`` and return every seat's raw and
     luck-adjusted score.  ``policies[s]`` is ``"uniform"`` for a seat known to choose uniformly
@@ -96,20 +97,23 @@ def luck_adjust(
     were started with (default: the game's).  ``autopilot`` are the decisions (0-based) that a
     rule bot shown every view of the deciding seat made for it (an autopilot): replayed as a
     rule bot's, or kept unknown when the recorded choice is not among its ties
-    (:attr:`LuckResult.unmatched`).  Raises ``ValueError`` when the actions do not finish the
+    (:attr:`LuckResult.unmatched`).  ``width`` > 0: ``model.values`` gives ``width`` columns per
+    seat (several value functions at once, e.g. :mod:`.ceiling`'s), and every score has that
+    many columns, one per function.  Raises ``ValueError`` when the actions do not finish the
     game or a rule bot's recorded choice is not one its policy could make."""
     if samples < 1:
         raise ValueError("samples must be at least 1")
     rng = random.Random(f"luck:{rng_seed}:{seats}:{mode}:{seed}")
     game = Game.new(seats, mode, seed)
     n = game.n
+    shape = (n, width) if width else (n,)
     evals = 0
     # the deal given the roles: who holds which role is the condition, not luck
     roles = [s.role for s in game.seats]
     k_deal = samples if deal_samples is None else deal_samples
-    deal = np.zeros(n)
+    deal = np.zeros(shape)
     if k_deal > 0:
-        base = np.zeros(n)
+        base = np.zeros(shape)
         for _ in range(k_deal):
             base += model.values(Game.new(seats, mode, rng.getrandbits(63), roles=roles))
         deal = model.values(game) - base / k_deal
@@ -151,14 +155,14 @@ def luck_adjust(
         chance = apply_and_check_chance(game, action)
         if not (uniform or chance):
             continue
-        base = np.zeros(n)
+        base = np.zeros(shape)
         if uniform:
             options = list(among)
             if len(options) > samples:
                 options = rng.sample(options, samples)
             per = max(1, -(-samples // len(options))) if chance else 1
             for o in options:
-                acc = np.zeros(n)
+                acc = np.zeros(shape)
                 for _ in range(per):
                     acc += _sample(before, o, rng, model)
                 base += acc / per
@@ -175,4 +179,6 @@ def luck_adjust(
     if game.pending is not None:
         raise ValueError(f"the game is not over after {len(actions)} decisions")
     raw = result_values(game)
+    if width:
+        raw = np.repeat(raw[:, None], width, axis=1)
     return LuckResult(raw, raw - corr, deal, corrected, evals, tuple(unmatched))
