@@ -19,7 +19,7 @@ import pytest
 
 from harness.cli.main import main
 from harness.league.luck_report import ROLE_ADJUSTED
-from tests.browser import ARTIFACTS, launch, require_chromium, watch_errors
+from tests.browser import ARTIFACTS, launch, open_watched, require_chromium
 from tests.web.test_browser_table import PAGE_TEXT, emoji_in
 
 from .test_leaderboard import _league
@@ -58,12 +58,7 @@ def test_the_leaderboard_page_shows_the_table_the_left_out_run_and_intervals(
     board: tuple[Path, list[dict[str, str]], Path], browser: Any
 ) -> None:
     html, rows, five = board
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    problems: list[str] = []
-    watch_errors(page, problems)
-    requested: list[str] = []
-    page.on("request", lambda r: requested.append(r.url))
-    page.goto(html.as_uri())
+    page, problems, requested = open_watched(browser, html.as_uri(), 1280, 900)
 
     table = page.locator("#leaderboard")
     assert table.is_visible()
