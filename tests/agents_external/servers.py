@@ -14,6 +14,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tests.fakes.server import QuietServer
+
 ROOT = Path(__file__).resolve().parents[2]
 HUGE_BYTES = 10 * 1024 * 1024
 
@@ -130,7 +132,7 @@ class Misbehaving(BaseHTTPRequestHandler):
 
 @contextmanager
 def misbehaving_server() -> Iterator[tuple[str, ThreadingHTTPServer]]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Misbehaving)
+    server = QuietServer(("127.0.0.1", 0), Misbehaving)
     server.seen = []  # type: ignore[attr-defined]
     server.dropped = set()  # type: ignore[attr-defined]
     with serving(server) as url:

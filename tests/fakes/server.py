@@ -146,16 +146,23 @@ def _echo_message(code: int, headers: Any) -> str:
     return f"internal error while serving request (api_key={key}, Authorization: Bearer {key})"
 
 
-class _Server(ThreadingHTTPServer):
+class QuietServer(ThreadingHTTPServer):
+    """A threading HTTP server that stays quiet when a client hangs up mid-request (a cancelled
+    call or a deadline is normal in these tests; a traceback on stderr would land in another
+    test's captured output)."""
+
     daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Stay quiet."""
+
+
+class _Server(QuietServer):
     allow_reuse_address = True
 
     def __init__(self, fake: FakeServer) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.fake = fake
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client hanging up mid-request (a cancelled call) is normal here: stay quiet."""
 
 
 class FakeServer:
