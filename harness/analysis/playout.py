@@ -3,7 +3,10 @@
 Contract: :func:`play_out` plays ``game`` to its end with ``bots[seat].decide`` and gives every
 bot exactly the decisions and event feed the table runner (:class:`harness.agents.table.Table`)
 would: a forced decision (one option) is applied without building a view, and the bot's next view
-carries every event since its previous one, so its picture of the table is the same.  The same
+carries every event since its previous one, so its picture of the table is the same.  A real
+decision's view is a :class:`~harness.engine.live_view.LiveView`: the fields of the
+:class:`~harness.engine.SeatView` the runner would build, each read from the game only when the
+bot reads it.  The same
 game and bots therefore give the same choices and the same result as
 :func:`harness.agents.table.play_game` (tests/analysis/test_playout.py holds that over many seeds).
 """
@@ -13,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from harness.agents.rulebot import RuleBot
-from harness.engine import Game, build_view
+from harness.engine import Game
+from harness.engine.live_view import LiveSeat, LiveView, live_seats
 
 MAX_DECISIONS = 20_000
 
@@ -45,6 +49,7 @@ def play_out(
     seen = [0] * game.n if seen is None else seen
     made = 0
     apply = game.apply
+    seats: list[tuple[LiveSeat, ...] | None] = [None] * game.n  # each viewer's, made once
     while (d := game.pending) is not None:
         if made >= max_decisions:
             raise PlayoutTooLong(f"playout passed {max_decisions} decisions")
@@ -58,7 +63,10 @@ def play_out(
             apply(options[0])
             continue
         seat = d.seat
-        view = build_view(game, seat, since=seen[seat])
-        seen[seat] = view.event_count
+        mine = seats[seat]
+        if mine is None:
+            mine = seats[seat] = live_seats(game, seat)
+        view = LiveView(game, seat, seen[seat], mine)
+        seen[seat] = len(game.events)
         apply(bots[seat].decide(view, d.option_ids))
     return made

@@ -173,17 +173,19 @@ class Suspicion:
             return beliefs
         score = [0.0] * n
         att = self.attacks
+        marshal = self._marshal(view)
+        # each free seat's attacks made (its row) and taken (its column), read once
+        terms = [(i, att[i], [att[j][i] for j in range(n)]) for i in free]
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
-            law[self._marshal(view)] *= _MARSHAL_FACTOR
-            for i in free:
-                row = att[i]
+            law[marshal] *= _MARSHAL_FACTOR
+            for i, row, col_i in terms:
                 acc = 0.0
-                for j in range(n):
-                    if row[j]:
-                        acc += row[j] * law[j]
-                    if att[j][i]:
-                        acc += _REVERSE * att[j][i] * law[j]
+                for made, taken, lj in zip(row, col_i, law, strict=False):
+                    if made:
+                        acc += made * lj
+                    if taken:
+                        acc += _REVERSE * taken * lj
                 score[i] = acc
             if pair:  # exactly one of the two is the double agent
                 a, b = pair
@@ -211,23 +213,38 @@ def _fit(
 ) -> None:
     """Per-seat likelihoods from the scores, then a few rounds of proportional fitting so that
     each row sums to 1 and each column to the number of hidden seats of that side."""
-    rows: list[list[float]] = []
+    # the three columns of the rows, one list each (same arithmetic, row by row)
+    p_law, p_out, p_lon = prior
+    law: list[float] = []
+    out: list[float] = []
+    lon: list[float] = []
     for i in hidden:
         x = math.exp(max(-6.0, min(6.0, score[i])))
-        rows.append([prior[0] / x, prior[1] * x, prior[2]])
+        law.append(p_law / x)
+        out.append(p_out * x)
+        lon.append(p_lon)
+    rows = range(len(law))
+    c_law, c_out, c_lon = col
     for _ in range(4):
-        for r in rows:
-            t = r[0] + r[1] + r[2]
+        for m in rows:
+            a, b, c = law[m], out[m], lon[m]
+            t = a + b + c
             if t > 0:
-                r[0] /= t
-                r[1] /= t
-                r[2] /= t
-        for c in range(3):
-            t = sum(r[c] for r in rows)
-            if t > 0 and col[c] > 0:
-                f = col[c] / t
-                for r in rows:
-                    r[c] *= f
-    for i, r in zip(hidden, rows, strict=True):
-        t = r[0] + r[1] + r[2]
-        beliefs[i] = (r[0] / t, r[1] / t, r[2] / t) if t > 0 else prior
+                law[m] = a / t
+                out[m] = b / t
+                lon[m] = c / t
+        t = sum(law)
+        if t > 0 and c_law > 0:
+            f = c_law / t
+            law = [v * f for v in law]
+        t = sum(out)
+        if t > 0 and c_out > 0:
+            f = c_out / t
+            out = [v * f for v in out]
+        t = sum(lon)
+        if t > 0 and c_lon > 0:
+            f = c_lon / t
+            lon = [v * f for v in lon]
+    for i, a, b, c in zip(hidden, law, out, lon, strict=True):
+        t = a + b + c
+        beliefs[i] = (a / t, b / t, c / t) if t > 0 else prior
