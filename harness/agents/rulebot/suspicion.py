@@ -173,19 +173,17 @@ class Suspicion:
             return beliefs
         score = [0.0] * n
         att = self.attacks
-        marshal = self._marshal(view)
-        # each free seat's attacks made (its row) and taken (its column), read once
-        terms = [(i, att[i], [att[j][i] for j in range(n)]) for i in free]
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
-            law[marshal] *= _MARSHAL_FACTOR
-            for i, row, col_i in terms:
+            law[self._marshal(view)] *= _MARSHAL_FACTOR
+            for i in free:
+                row = att[i]
                 acc = 0.0
-                for made, taken, lj in zip(row, col_i, law, strict=False):
-                    if made:
-                        acc += made * lj
-                    if taken:
-                        acc += _REVERSE * taken * lj
+                for j in range(n):
+                    if row[j]:
+                        acc += row[j] * law[j]
+                    if att[j][i]:
+                        acc += _REVERSE * att[j][i] * law[j]
                 score[i] = acc
             if pair:  # exactly one of the two is the double agent
                 a, b = pair
@@ -213,38 +211,25 @@ def _fit(
 ) -> None:
     """Per-seat likelihoods from the scores, then a few rounds of proportional fitting so that
     each row sums to 1 and each column to the number of hidden seats of that side."""
-    # the three columns of the rows, one list each (same arithmetic, row by row)
     p_law, p_out, p_lon = prior
-    law: list[float] = []
-    out: list[float] = []
-    lon: list[float] = []
+    c_law, c_out, c_lon = col
+    rows: list[Belief] = []
     for i in hidden:
         x = math.exp(max(-6.0, min(6.0, score[i])))
-        law.append(p_law / x)
-        out.append(p_out * x)
-        lon.append(p_lon)
-    rows = range(len(law))
-    c_law, c_out, c_lon = col
+        rows.append((p_law / x, p_out * x, p_lon))
     for _ in range(4):
-        for m in rows:
-            a, b, c = law[m], out[m], lon[m]
-            t = a + b + c
-            if t > 0:
-                law[m] = a / t
-                out[m] = b / t
-                lon[m] = c / t
+        rows = [
+            (a / t, b / t, c / t) if t > 0 else (a, b, c) for a, b, c in rows for t in (a + b + c,)
+        ]
+        law, out, lon = zip(*rows, strict=True)
+        # a column that is not fitted is scaled by exactly 1.0 (its values stay the same)
         t = sum(law)
-        if t > 0 and c_law > 0:
-            f = c_law / t
-            law = [v * f for v in law]
+        f_law = c_law / t if t > 0 and c_law > 0 else 1.0
         t = sum(out)
-        if t > 0 and c_out > 0:
-            f = c_out / t
-            out = [v * f for v in out]
+        f_out = c_out / t if t > 0 and c_out > 0 else 1.0
         t = sum(lon)
-        if t > 0 and c_lon > 0:
-            f = c_lon / t
-            lon = [v * f for v in lon]
-    for i, a, b, c in zip(hidden, law, out, lon, strict=True):
+        f_lon = c_lon / t if t > 0 and c_lon > 0 else 1.0
+        rows = [(a * f_law, b * f_out, c * f_lon) for a, b, c in rows]
+    for i, (a, b, c) in zip(hidden, rows, strict=True):
         t = a + b + c
         beliefs[i] = (a / t, b / t, c / t) if t > 0 else prior
