@@ -66,7 +66,8 @@ def play_out(
         mine = seats[seat]
         if mine is None:
             mine = seats[seat] = live_seats(game, seat)
-        view = LiveView(game, seat, seen[seat], mine)
+        ids = d.option_ids
+        view = LiveView(game, seat, seen[seat], mine, ids)
         seen[seat] = len(game.events)
-        apply(bots[seat].decide(view, d.option_ids))
+        apply(bots[seat].decide(view, ids))
     return made

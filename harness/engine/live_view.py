@@ -181,14 +181,33 @@ class LiveView:
     """Everything ``viewer`` may see of ``game`` now, the event feed from index ``since``; the
     fields of :class:`SeatView`, each computed when read (see the module docstring)."""
 
-    __slots__ = ("_game", "_me", "viewer", "seats", "_since")
+    __slots__ = (
+        "_game",
+        "_me",
+        "viewer",
+        "seats",
+        "_since",
+        "_option_ids",
+        "_pending",
+        "_pending_read",
+    )
 
     def __init__(
-        self, game: Game, viewer: int, since: int, seats: tuple[LiveSeat, ...] | None = None
+        self,
+        game: Game,
+        viewer: int,
+        since: int,
+        seats: tuple[LiveSeat, ...] | None = None,
+        option_ids: Sequence[str] | None = None,
     ) -> None:
+        """``seats``: the viewer's :func:`live_seats` of ``game`` (made when not given);
+        ``option_ids``: the pending decision's ids when the caller has them already."""
         self._game = game
         self._me = game.seats[viewer]
         self._since = since
+        self._option_ids = option_ids
+        self._pending: PendingView | None = None
+        self._pending_read = False
         self.viewer = viewer
         self.seats = live_seats(game, viewer) if seats is None else seats
 
@@ -276,7 +295,10 @@ class LiveView:
 
     @property
     def pending(self) -> PendingView | None:
-        return pending_view(self._game, self.viewer)
+        if not self._pending_read:
+            self._pending = pending_view(self._game, self.viewer, self._option_ids)
+            self._pending_read = True
+        return self._pending
 
     @property
     def winning_side(self) -> str | None:

@@ -7,6 +7,7 @@ here as they are at a real table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -185,8 +186,11 @@ def public_distance(game: Game, viewer: int, s: Seat) -> int | None:
     return game.distance(viewer, s.index)
 
 
-def pending_view(game: Game, viewer: int) -> PendingView | None:
-    """The pending decision's public part; its option ids only for the seat deciding."""
+def pending_view(
+    game: Game, viewer: int, option_ids: Sequence[str] | None = None
+) -> PendingView | None:
+    """The pending decision's public part; its option ids only for the seat deciding
+    (``option_ids``: the pending decision's ids when the caller has them already)."""
     d = game.pending
     frame = game.pending_frame
     if d is None or frame is None:
@@ -196,7 +200,9 @@ def pending_view(game: Game, viewer: int) -> PendingView | None:
         seat=d.seat,
         kind=d.kind,
         context=dict(zip(names, frame[1:], strict=False)),
-        options=tuple(d.option_ids) if d.seat == viewer else None,
+        options=None
+        if d.seat != viewer
+        else tuple(d.option_ids if option_ids is None else option_ids),
     )
 
 
