@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.agents.rulebot import RuleBot
+from harness.agents.rulebot import RuleBot, Suspicion
 from harness.engine import Game
 from harness.engine.live_view import LiveSeat, LiveView, live_seats
 
@@ -26,12 +26,29 @@ class PlayoutTooLong(RuntimeError):
     """A playout passed its decision limit."""
 
 
-def new_bots(game: Game, seed: int, game_id: str = "playout") -> list[RuleBot]:
-    """One fresh rule bot per seat of ``game``, started for a game with ``seed``."""
+def new_bots(
+    game: Game, seed: int, game_id: str = "playout", fed: Sequence[Suspicion] | None = None
+) -> list[RuleBot]:
+    """One fresh rule bot per seat of ``game``, started for a game with ``seed``.  With ``fed``
+    (:func:`fed_suspicions` of a position this game continues), each bot starts from a copy of
+    its seat's model instead of reading that feed again: the same picture of the table."""
     bots = [RuleBot(f"bot{i}") for i in range(game.n)]
     for i, b in enumerate(bots):
         b.new_game(game_id, i, seed)
+        if fed is not None:
+            b.resume(fed[i].copy())
     return bots
+
+
+def fed_suspicions(game: Game) -> list[Suspicion]:
+    """Each seat's suspicion model after reading its whole event feed of ``game`` so far (what a
+    fresh rule bot reads first); for :func:`new_bots` of copies of this position."""
+    out = []
+    for seat in range(game.n):
+        s = Suspicion(game.n)
+        s.feed(LiveView(game, seat, 0))
+        out.append(s)
+    return out
 
 
 def play_out(

@@ -47,6 +47,12 @@ class RuleBot(Agent):
         self._susp = None
         self._seat = seat
 
+    def resume(self, suspicion: Suspicion) -> None:
+        """Continue this game from ``suspicion``: a model of this seat that has read the feed up
+        to some event (the same picture as reading those events; :meth:`Suspicion.feed` then
+        reads only the newer ones).  Call after :meth:`new_game`."""
+        self._susp = suspicion
+
     def observe(self, view: SeatView) -> None:
         self._suspicion(view).feed(view)
 

@@ -68,6 +68,15 @@ class Suspicion:
         self._beliefs: list[Belief] = []
         self._key: tuple[Any, ...] = ()
 
+    def copy(self) -> Suspicion:
+        """An independent copy: the same picture, fed on separately."""
+        c = Suspicion.__new__(Suspicion)
+        c.n, c.seen, c._area = self.n, self.seen, self._area
+        c.attacks = [list(row) for row in self.attacks]
+        c.acts = list(self.acts)
+        c._dirty, c._beliefs, c._key = self._dirty, list(self._beliefs), self._key
+        return c
+
     # ------------------------------------------------------------------ feed
     def feed(self, view: SeatView) -> None:
         """Process the events of ``view`` that were not processed yet (each index once)."""
