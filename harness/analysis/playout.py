@@ -46,7 +46,9 @@ def fed_suspicions(game: Game) -> list[Suspicion]:
     out = []
     for seat in range(game.n):
         s = Suspicion(game.n)
-        s.feed(LiveView(game, seat, 0))
+        view = LiveView(game, seat, 0)
+        s.feed(view)
+        s.beliefs(view)  # kept until the table changes, as the bot would keep them
         out.append(s)
     return out
 

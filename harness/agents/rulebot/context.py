@@ -125,7 +125,7 @@ def build_ctx(view: SeatInfo, beliefs: Callable[[], list[Belief]]) -> Ctx:
     """The context of ``view``'s decision; ``beliefs()`` gives the suspicion beliefs when the
     decision first needs them."""
     me = view.seats[view.viewer]
-    hand: Counter[str] = Counter(card_type(f) for f in view.hand)
+    hand: Counter[str] = Counter(map(card_type, view.hand))
     weapon = card_type(me.weapon) if me.weapon else None
     unlimited = view.high_noon or me.character == "mad_dog" or weapon == "volcanic"
     shots = hand["shot"] + (hand["ricochet"] if me.character == "two_face" else 0)
