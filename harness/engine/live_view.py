@@ -174,6 +174,8 @@ class LiveSeat:
 
 def live_seats(game: Game, viewer: int) -> tuple[LiveSeat, ...]:
     """Every seat of ``game`` as ``viewer`` (a seat, not the spectator) sees it, kept current."""
+    if not 0 <= viewer < game.n:
+        raise ValueError(f"no seat {viewer} at this table")
     return tuple(LiveSeat(game, viewer, s) for s in game.seats)
 
 
@@ -202,6 +204,8 @@ class LiveView:
     ) -> None:
         """``seats``: the viewer's :func:`live_seats` of ``game`` (made when not given);
         ``option_ids``: the pending decision's ids when the caller has them already."""
+        if not 0 <= viewer < game.n:  # the spectator's view is build_view's
+            raise ValueError(f"no seat {viewer} at this table")
         self._game = game
         self._me = game.seats[viewer]
         self._since = since
