@@ -32,6 +32,9 @@ from .view import (
     public_role,
 )
 
+# role counts per (seats, mode): fixed by the rules
+_COMPOSITIONS: dict[tuple[int, str], dict[str, int]] = {}
+
 
 class PublicSeatInfo(Protocol):
     """The public facts of one seat (the fields of :class:`PublicSeat`)."""
@@ -245,7 +248,11 @@ class LiveView:
 
     @property
     def composition(self) -> dict[str, int]:
-        return composition(self._game.n, self._game.mode)
+        key = (self._game.n, self._game.mode)
+        c = _COMPOSITIONS.get(key)
+        if c is None:
+            c = _COMPOSITIONS[key] = composition(*key)
+        return dict(c)  # the caller's own copy, as build_view gives
 
     @property
     def deck_size(self) -> int:
