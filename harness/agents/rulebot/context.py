@@ -103,7 +103,7 @@ class Ctx:
     def want(self) -> list[float]:
         w = self._want
         if w is None:
-            w = self._want = wants(self.view, self.beliefs)
+            w = self._want = wants(self.view, self.beliefs, self.marshal)
         return w
 
     @property

@@ -2,7 +2,7 @@
 
 Contract:
 
-* :meth:`Suspicion.feed` takes the events of a :class:`SeatView` and processes each event index
+* :meth:`Suspicion.feed` takes the events of a seat's view and processes each event index
   at most once, so views whose feeds overlap (``observe`` then ``choose`` on the same view) are
   harmless.  Events are never re-scanned: only the new ones are read.
 * Hostile acts are recorded in an attack matrix ``attacks[a][b]`` (a Shot, Duel or Jail aimed at
@@ -14,7 +14,8 @@ Contract:
   double agent).  Attacks on the Marshal count double; attacking a likely raider makes the attacker
   look lawful, and an attack by a likely lawman makes the victim look outlaw.  The probabilities
   are fitted so that the expected count of each hidden role matches the composition.
-* Only the :class:`SeatView` is read — never the game.
+* Only the seat's view (:class:`~harness.engine.live_view.SeatInfo`) is read — never the game.
+  :meth:`Suspicion.copy` continues a picture separately (rollouts of one position).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from harness.engine import SeatView
+from harness.engine.live_view import SeatInfo
 
 # How much each public act says about the actor's attitude to its target.
 _PLAY_WEIGHT = {
@@ -78,7 +79,7 @@ class Suspicion:
         return c
 
     # ------------------------------------------------------------------ feed
-    def feed(self, view: SeatView) -> None:
+    def feed(self, view: SeatInfo) -> None:
         """Process the events of ``view`` that were not processed yet (each index once)."""
         events = view.events
         first = view.event_count - len(events)
@@ -124,7 +125,7 @@ class Suspicion:
         self._dirty = True
 
     # --------------------------------------------------------------- beliefs
-    def beliefs(self, view: SeatView) -> list[Belief]:
+    def beliefs(self, view: SeatInfo) -> list[Belief]:
         """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
         key = (view.viewer, view.role, tuple(s.alive for s in view.seats))
         if not self._dirty and key == self._key:
@@ -134,7 +135,7 @@ class Suspicion:
         self._dirty = False
         return self._beliefs
 
-    def _compute(self, view: SeatView) -> list[Belief]:
+    def _compute(self, view: SeatInfo) -> list[Belief]:
         n = self.n
         fixed: dict[int, Belief] = {}
         counts = dict(view.composition)
@@ -182,9 +183,10 @@ class Suspicion:
             return beliefs
         score = [0.0] * n
         att = self.attacks
+        marshal = self._marshal(view)
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
-            law[self._marshal(view)] *= _MARSHAL_FACTOR
+            law[marshal] *= _MARSHAL_FACTOR
             for i in free:
                 row = att[i]
                 acc = 0.0
@@ -204,7 +206,7 @@ class Suspicion:
         return beliefs
 
     @staticmethod
-    def _marshal(view: SeatView) -> int:
+    def _marshal(view: SeatInfo) -> int:
         for s in view.seats:
             if s.role == "marshal":
                 return s.seat
