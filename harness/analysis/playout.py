@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from harness.agents.rulebot import RuleBot, Suspicion
+from harness.agents.rulebot.suspicion import Evidence
 from harness.engine import Game
 from harness.engine.live_view import LiveSeat, LiveView, live_seats
 
@@ -29,23 +30,28 @@ class PlayoutTooLong(RuntimeError):
 def new_bots(
     game: Game, seed: int, game_id: str = "playout", fed: Sequence[Suspicion] | None = None
 ) -> list[RuleBot]:
-    """One fresh rule bot per seat of ``game``, started for a game with ``seed``.  With ``fed``
-    (:func:`fed_suspicions` of a position this game continues), each bot starts from a copy of
-    its seat's model instead of reading that feed again: the same picture of the table."""
+    """One fresh rule bot per seat of ``game``, started for a game with ``seed``; the bots share
+    one :class:`~harness.agents.rulebot.suspicion.Evidence` (the public attack matrix, the same
+    for every seat), so each event is read once.  With ``fed`` (:func:`fed_suspicions` of a
+    position this game continues), each bot starts from a copy of its seat's model instead of
+    reading that feed again: the same picture of the table."""
     bots = [RuleBot(f"bot{i}") for i in range(game.n)]
+    evidence = Evidence(game.n)
+    shared: dict[int, Evidence] = {}
     for i, b in enumerate(bots):
         b.new_game(game_id, i, seed)
-        if fed is not None:
-            b.resume(fed[i].copy())
+        b.resume(Suspicion(game.n, evidence) if fed is None else fed[i].copy(shared))
     return bots
 
 
 def fed_suspicions(game: Game) -> list[Suspicion]:
-    """Each seat's suspicion model after reading its whole event feed of ``game`` so far (what a
-    fresh rule bot reads first); for :func:`new_bots` of copies of this position."""
+    """Each seat's suspicion model after reading the whole event feed of ``game`` so far (what a
+    fresh rule bot reads first), sharing one evidence; for :func:`new_bots` of copies of this
+    position."""
+    evidence = Evidence(game.n)
     out = []
     for seat in range(game.n):
-        s = Suspicion(game.n)
+        s = Suspicion(game.n, evidence)
         view = LiveView(game, seat, 0)
         s.feed(view)
         s.beliefs(view)  # kept until the table changes, as the bot would keep them

@@ -54,10 +54,12 @@ def _onehot(role: str) -> Belief:
     return (0.0, 0.0, 1.0)
 
 
-class Suspicion:
-    """The public-feed picture of one seat; see the module docstring for the contract."""
+class Evidence:
+    """The attack matrix read from the public event feed.  It holds only what every seat sees
+    alike (who attacked whom, who was eliminated: the public part of every event), so the seats
+    of one table may share it: each event is then read once for all of them."""
 
-    __slots__ = ("n", "seen", "attacks", "_area", "_dirty", "_beliefs", "_key", "acts")
+    __slots__ = ("n", "seen", "attacks", "acts", "_area", "version")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -65,32 +67,28 @@ class Suspicion:
         self.attacks = [[0.0] * n for _ in range(n)]
         self.acts = [0] * n  # hostile acts each seat made (how much evidence there is)
         self._area = False  # the last card played hits everyone (Raid, Buckshot)
-        self._dirty = True
-        self._beliefs: list[Belief] = []
-        self._key: tuple[Any, ...] = ()
+        self.version = 0  # counts the changes that call for new beliefs
 
-    def copy(self) -> Suspicion:
-        """An independent copy: the same picture, fed on separately."""
-        c = Suspicion.__new__(Suspicion)
-        c.n, c.seen, c._area = self.n, self.seen, self._area
+    def copy(self) -> Evidence:
+        """An independent copy, fed on separately."""
+        c = Evidence.__new__(Evidence)
+        c.n, c.seen, c._area, c.version = self.n, self.seen, self._area, self.version
         c.attacks = [list(row) for row in self.attacks]
         c.acts = list(self.acts)
-        c._dirty, c._beliefs, c._key = self._dirty, list(self._beliefs), self._key
         return c
 
-    # ------------------------------------------------------------------ feed
     def feed(self, view: SeatInfo) -> None:
         """Process the events of ``view`` that were not processed yet (each index once)."""
-        events = view.events
-        first = view.event_count - len(events)
-        start = self.seen - first
-        if start >= len(events):
+        count = view.event_count
+        if self.seen >= count:  # nothing new (a shared matrix another seat brought up to date)
             return
+        events = view.events
+        start = self.seen - (count - len(events))
         if start < 0:  # a gap (the bot joined late): read what there is
             start = 0
         for e in events[start:]:
             self._event(e)
-        self.seen = view.event_count
+        self.seen = count
 
     def _event(self, e: dict[str, Any]) -> None:
         t = e["t"]
@@ -114,7 +112,7 @@ class Suspicion:
         elif t == "turn":
             self._area = False
         elif t == "eliminated":
-            self._dirty = True
+            self.version += 1
 
     def _attack(self, a: int, b: int, w: float) -> None:
         if a == b or not (0 <= a < self.n and 0 <= b < self.n):
@@ -122,17 +120,61 @@ class Suspicion:
         self.attacks[a][b] += w
         if w > 0:
             self.acts[a] += 1
-        self._dirty = True
+        self.version += 1
+
+
+class Suspicion:
+    """The public-feed picture of one seat; see the module docstring for the contract.  The
+    :class:`Evidence` is the seat's own unless one is given to share."""
+
+    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key")
+
+    def __init__(self, n: int, evidence: Evidence | None = None) -> None:
+        self.n = n
+        self.evidence = Evidence(n) if evidence is None else evidence
+        self._version = -1  # the evidence version of the kept beliefs (-1: none)
+        self._beliefs: list[Belief] = []
+        self._key: tuple[Any, ...] = ()
+
+    @property
+    def seen(self) -> int:
+        return self.evidence.seen
+
+    @property
+    def attacks(self) -> list[list[float]]:
+        return self.evidence.attacks
+
+    @property
+    def acts(self) -> list[int]:
+        return self.evidence.acts
+
+    def copy(self, shared: dict[int, Evidence] | None = None) -> Suspicion:
+        """An independent copy: the same picture, fed on separately.  Copies made with the same
+        ``shared`` dict share one copy of each shared :class:`Evidence`."""
+        ev = self.evidence
+        if shared is None:
+            evidence = ev.copy()
+        else:
+            found = shared.get(id(ev))
+            evidence = shared[id(ev)] = ev.copy() if found is None else found
+        c = Suspicion(self.n, evidence)
+        c._version, c._beliefs, c._key = self._version, list(self._beliefs), self._key
+        return c
+
+    def feed(self, view: SeatInfo) -> None:
+        """Process the events of ``view`` that were not processed yet (each index once)."""
+        self.evidence.feed(view)
 
     # --------------------------------------------------------------- beliefs
     def beliefs(self, view: SeatInfo) -> list[Belief]:
         """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
         key = (view.viewer, view.role, tuple(s.alive for s in view.seats))
-        if not self._dirty and key == self._key:
+        version = self.evidence.version
+        if version == self._version and key == self._key:
             return self._beliefs
         self._beliefs = self._compute(view)
         self._key = key
-        self._dirty = False
+        self._version = version
         return self._beliefs
 
     def _compute(self, view: SeatInfo) -> list[Belief]:
@@ -182,7 +224,7 @@ class Suspicion:
         if not free:
             return beliefs
         score = [0.0] * n
-        att = self.attacks
+        att = self.evidence.attacks
         marshal = self._marshal(view)
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
