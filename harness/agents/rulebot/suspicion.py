@@ -181,12 +181,13 @@ class Suspicion:
         n = self.n
         fixed: dict[int, Belief] = {}
         counts = dict(view.composition)
+        viewer, known = view.viewer, view.known_roles
         for s in view.seats:
             role = s.role
-            if s.seat == view.viewer:
+            if s.seat == viewer:
                 role = view.role
             elif role is None:
-                role = view.known_roles.get(s.seat)
+                role = known.get(s.seat)
             if role is not None:
                 fixed[s.seat] = _onehot(role)
                 counts[role] = counts.get(role, 0) - 1
