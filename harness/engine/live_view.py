@@ -298,7 +298,10 @@ class LiveView:
     @property
     def events(self) -> tuple[dict[str, Any], ...]:
         v = self.viewer
-        return tuple(filter_event(e, v) for e in self._game.events[self._since :])
+        # a public event (no recipients) is shown as it is: filter_event's first rule
+        return tuple(
+            e if "to" not in e else filter_event(e, v) for e in self._game.events[self._since :]
+        )
 
     @property
     def event_count(self) -> int:
