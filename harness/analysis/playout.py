@@ -94,5 +94,11 @@ def play_out(
         ids = d.option_ids
         view = LiveView(game, seat, seen[seat], mine, ids)
         seen[seat] = len(game.events)
-        apply(bots[seat].decide(view, ids))
+        choice = bots[seat].decide(view, ids)
+        try:
+            k = ids.index(choice)
+        except ValueError:  # not an option id: the engine says why
+            apply(choice)
+            continue
+        apply(options[k])  # the option itself: the engine need not parse its id again
     return made

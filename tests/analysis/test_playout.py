@@ -130,3 +130,15 @@ def test_clone_copies_every_field_of_the_game_and_its_seats() -> None:
     for a, b in zip(game.seats, copy.seats, strict=True):
         for name in Seat.__slots__:
             assert getattr(b, name) == getattr(a, name), name
+
+
+class _Wrong(RuleBot):
+    def decide(self, view, options):  # type: ignore[no-untyped-def]
+        return "play:nothing@9"
+
+
+def test_a_choice_that_is_no_option_is_refused_by_the_engine() -> None:
+    game = Game.new(5, "classic", 3)
+    with pytest.raises(EngineError):
+        play_out(game, [_Wrong(f"w{i}") for i in range(5)])
+    assert game.pending is not None and len(game.pending.options) > 1  # left undecided

@@ -129,16 +129,17 @@ def build_ctx(view: SeatInfo, beliefs: Callable[[], list[Belief]]) -> Ctx:
     weapon = card_type(me.weapon) if me.weapon else None
     unlimited = view.high_noon or me.character == "mad_dog" or weapon == "volcanic"
     shots = hand["shot"] + (hand["ricochet"] if me.character == "two_face" else 0)
+    viewer = view.viewer
     return Ctx(
-        view=view,
-        me=me,
-        hand=hand,
-        beliefs=beliefs,
-        marshal=marshal_seat(view),
-        alive=[s.seat for s in view.seats if s.alive and s.seat != view.viewer],
-        unlimited=unlimited,
-        shots=shots,
-        reach=me.weapon_range,
+        view,
+        me,
+        hand,
+        beliefs,
+        marshal_seat(view),
+        [s.seat for s in view.seats if s.alive and s.seat != viewer],
+        unlimited,
+        shots,
+        me.weapon_range,
     )
 
 

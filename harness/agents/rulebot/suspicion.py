@@ -168,7 +168,7 @@ class Suspicion:
     # --------------------------------------------------------------- beliefs
     def beliefs(self, view: SeatInfo) -> list[Belief]:
         """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
-        key = (view.viewer, view.role, tuple(s.alive for s in view.seats))
+        key = (view.viewer, view.role, tuple([s.alive for s in view.seats]))
         version = self.evidence.version
         if version == self._version and key == self._key:
             return self._beliefs
