@@ -50,3 +50,17 @@ def watch_errors(page: Any, problems: list[str]) -> None:
     )
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+
+
+def open_watched(
+    browser: Any, url: str, width: int, height: int
+) -> tuple[Any, list[str], list[str]]:
+    """A new page of ``width`` × ``height`` at ``url``, with its problems (:func:`watch_errors`)
+    and every URL it requested recorded from the start: ``(page, problems, requested)``."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    problems: list[str] = []
+    watch_errors(page, problems)
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(url)
+    return page, problems, requested

@@ -1,9 +1,12 @@
 """Luck-adjusted scores of every seat of every finished game of a run, stored beside the run.
 
 ``<run>/analysis/luck.jsonl`` holds one :class:`LuckLine` per game (appended and flushed, so a
-stopped computation resumes); a line counts only for the same value model (its data hash) and
-sample count.  Random seats are the known policy (uniform); every other seat — model, person,
-rule bot, autopilot — is of unknown policy and its choices are never corrected.
+stopped computation resumes); a line counts only for the same value model (its data hash), sample
+count and known policies.  Rule bots are replayed as the rule bot and random seats as uniform;
+the decisions an autopilot rule bot made for a model, agent or person are replayed as the rule
+bot's (:mod:`.known_policies` says which); every other choice is of unknown policy and never
+corrected.  A rule bot's recorded choice that the replayed bot would not make is a
+:class:`~harness.records.store.RecordError` naming the game and the decision.
 """
 
 from __future__ import annotations
@@ -13,30 +16,46 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.records.models import GameRecord
+from harness.records.models import DecisionLine, GameRecord, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import latest_by_game
+from harness.records.store import RecordError, latest_by_game
 
 from .fitted import FittedValue
-from .luck import DEFAULT_SAMPLES, Policy, luck_adjust
+from .known_policies import KnownPolicies, known_policies, table_fallback
+from .luck import DEFAULT_SAMPLES, luck_adjust
+from .value import ValueModel
 
 LUCK_DIR = "analysis"
 LUCK_FILE = "luck.jsonl"
-SCHEMA = 1
+SCHEMA = 2  # 2: the known policies (schema 1 lines, all rule bots unknown, are computed again)
 
 
 class LuckLine(BaseModel):
     model_config = ConfigDict(extra="forbid")
     schema_version: int = SCHEMA
     game_id: str
-    model: str  # sha256 of the value model file the scores were computed with
+    model: str  # sha256 of the value model file the scores were computed with (or its name)
     samples: int
     raw: list[float]
     adjusted: list[float]
+    # per seat: "rulebot", "uniform" or "unknown" (None: a schema 1 line, rule bots unknown)
+    policies: list[str] | None = None
+    # decisions (1-based, as the decision lines) an autopilot rule bot made for a seat of
+    # unknown policy; those whose recorded choice is not among the replayed bot's ties are
+    # kept unknown (``autopilot_unknown``)
+    autopilot: list[int] = []
+    autopilot_unknown: list[int] = []
+    transitions: int | None = None  # corrected transitions after decisions
+
+    def same_policies(self, known: KnownPolicies) -> bool:
+        return self.policies == list(known.policies) and self.autopilot == [
+            i + 1 for i in known.autopilot
+        ]
 
 
-def _policy(kind: str) -> Policy:
-    return "uniform" if kind == "random" else "unknown"
+def _key(model: ValueModel) -> str:
+    """What a stored line was computed with: a fitted model's data hash, else its name."""
+    return str(getattr(model, "digest", None) or model.name)
 
 
 def _read(path: Path) -> dict[str, LuckLine]:
@@ -46,21 +65,30 @@ def _read(path: Path) -> dict[str, LuckLine]:
 def run_luck(
     run_dir: str | Path,
     samples: int = DEFAULT_SAMPLES,
-    model: FittedValue | None = None,
+    model: ValueModel | None = None,
     on_game: Callable[[], None] | None = None,
     compute: bool = True,
 ) -> dict[str, LuckLine]:
     """Every finished game with a result of ``run_dir`` → its :class:`LuckLine` (computed when
-    not stored yet for this model and sample count; with ``compute=False`` only the stored
-    ones)."""
+    not stored yet for this model, sample count and the policies the game's records give; with
+    ``compute=False`` only the stored ones)."""
     store = open_run_folder(run_dir)
     games: list[GameRecord] = [g for g in finished_games(store) if g.void is None]
     model = model if model is not None else FittedValue()
-    key = model.digest
+    key = _key(model)
     path = Path(run_dir) / LUCK_DIR / LUCK_FILE
+    fallback = table_fallback(run_dir)
     stored = {
         gid: rec for gid, rec in _read(path).items() if rec.model == key and rec.samples == samples
     }
+    records: dict[str, tuple[GameStart, list[DecisionLine], KnownPolicies]] = {}
+    for g in games:  # a stored line counts for the policies the game's records give
+        start, decisions, _end = store.read_game(g.game_id)
+        known = known_policies(start, decisions, fallback)
+        records[g.game_id] = (start, decisions, known)
+        rec = stored.get(g.game_id)
+        if rec is not None and not rec.same_policies(known):
+            del stored[g.game_id]
     out: dict[str, LuckLine] = {}
     if not compute:
         return {g.game_id: stored[g.game_id] for g in games if g.game_id in stored}
@@ -74,25 +102,42 @@ def run_luck(
         for g in games:
             rec = stored.get(g.game_id)
             if rec is None:
-                start, decisions, _end = store.read_game(g.game_id)
-                policies = [_policy(p.kind) for p in sorted(start.seating, key=lambda p: p.seat)]
-                r = luck_adjust(
-                    start.seats, start.mode, start.seed, [d.chosen for d in decisions],
-                    policies, model, samples, rng_seed=start.seed,
-                )  # fmt: skip
-                rec = LuckLine(
-                    game_id=g.game_id,
-                    model=key,
-                    samples=samples,
-                    raw=[float(v) for v in r.raw],
-                    adjusted=[round(float(v), 6) for v in r.adjusted],
-                )
+                start, decisions, known = records[g.game_id]
+                rec = _score(g.game_id, start, decisions, known, model, samples)
                 fh.write(rec.model_dump_json() + "\n")
                 fh.flush()
                 if on_game is not None:
                     on_game()
             out[g.game_id] = rec
     return out
+
+
+def _score(
+    game_id: str,
+    start: GameStart,
+    decisions: list[DecisionLine],
+    known: KnownPolicies,
+    model: ValueModel,
+    samples: int,
+) -> LuckLine:
+    try:
+        r = luck_adjust(
+            start.seats, start.mode, start.seed, [d.chosen for d in decisions], known.policies,
+            model, samples, rng_seed=start.seed, bot_seed=start.seed, autopilot=known.autopilot,
+        )  # fmt: skip
+    except ValueError as e:
+        raise RecordError(f"game {game_id} cannot be luck-adjusted: {e}") from None
+    return LuckLine(
+        game_id=game_id,
+        model=_key(model),
+        samples=samples,
+        raw=[float(v) for v in r.raw],
+        adjusted=[round(float(v), 6) for v in r.adjusted],
+        policies=list(known.policies),
+        autopilot=[i + 1 for i in known.autopilot],
+        autopilot_unknown=[i + 1 for i in r.unmatched],
+        transitions=r.transitions,
+    )
 
 
 class _Null:

@@ -44,8 +44,10 @@ class Scored:
     before: float  # adjusted with the rule bots as unknown policy
 
 
-def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scored:
-    """One deal with the ladder agent ``epsilon`` at the seat under test, scored."""
+def ladder_game(epsilon: float, deal: int, seed: int = SEED) -> tuple[Game, int, list[Policy]]:
+    """Deal ``deal`` played with the ladder agent ``epsilon`` at the seat under test: the
+    finished game, that seat, and every seat's policy for the luck adjustment (the agent
+    unknown, the rule bots known)."""
     n = SEATS[deal % len(SEATS)]
     s = seed + deal
     game = Game.new(n, MODE, s)
@@ -56,7 +58,13 @@ def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scor
     for i, b in enumerate(bots):
         b.new_game(f"var-{deal}", i, s)
     play_out(game, bots)
-    known: list[Policy] = ["unknown" if i == me else "rulebot" for i in range(n)]
+    return game, me, ["unknown" if i == me else "rulebot" for i in range(n)]
+
+
+def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scored:
+    """One deal with the ladder agent ``epsilon`` at the seat under test, scored."""
+    game, me, known = ladder_game(epsilon, deal, seed)
+    n, s = game.n, seed + deal
     r = luck_adjust(n, MODE, s, game.history, known, _model(), samples, rng_seed=deal)
     old = luck_adjust(n, MODE, s, game.history, ["unknown"] * n, _model(), samples, rng_seed=deal)
     return Scored(epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), float(old.adjusted[me]))

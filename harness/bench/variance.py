@@ -90,3 +90,33 @@ def run(games: int, samples: int, workers: int, progress: bool = True) -> int:
     )
     print(f"  time: {r['seconds']} s")
     return print_result(r)
+
+
+def run_ceiling(train_deals: int, games: int, samples: int, workers: int) -> int:
+    """``--ceiling``: the best value model linear in the state features, fitted on training
+    deals and applied to the bench's deals of the headline pair (:mod:`harness.analysis.ceiling`)."""
+    from harness.analysis.ceiling import ceiling
+
+    t0 = time.perf_counter()
+    r = ceiling(train_deals, games, samples, workers)
+    t, h = r["train"], r["held_out"]
+    print(
+        f"variance ceiling: {r['columns']} state functions (the fitted value model, the result, "
+        f"game over, every feature per stage of the game); weights fitted on {t['deals']} "
+        f"training deals x {len(t['agents'])} agents ({t['seat_rows']:,} seat rows, seeds from "
+        f"{t['seed']:,}), ridge {r['ridge']:g}, {r['samples']} baseline samples per event"
+    )
+    print(
+        f"  training seats, variance of the win over the adjusted score: fitted value model "
+        f"{t['factor_fitted_value']:.2f}x, best linear (in sample) "
+        f"{t['factor_best_linear_in_sample']:.2f}x"
+    )
+    print(
+        f"  {h['pair']}, {h['deals']} held-out deals (seeds from {h['seed']:,}): SD raw "
+        f"{h['sd_raw']:.3f}, fitted value model {h['sd_fitted_value']:.3f} "
+        f"({h['factor_fitted_value']:.2f}x), best linear {h['sd_best_linear']:.3f} "
+        f"({h['factor_best_linear']:.2f}x fewer games; goal {GOAL_FACTOR:g}x)"
+    )
+    r = {"benchmark": "variance-ceiling", **r, "seconds": round(time.perf_counter() - t0, 1)}
+    print(f"  time: {r['seconds']} s")
+    return print_result(r)

@@ -58,10 +58,9 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from harness.league.config import ConfigError, load_config
     from harness.league.plan import PlanError, bench_source, make_plan, pilot_source
+    from harness.league.plan_usage import prompt_usage
     from harness.records.store import RecordError
     from harness.views.tokens import TokenizerError
-
-    from .plan_usage import prompt_usage
 
     try:
         config = load_config(args.config)
@@ -86,6 +85,8 @@ def _print(plan: Any) -> None:
         if plan.paired_formula
         else "n = 2 · (z₁₋α/₂ + z_power)² · σ² / δ² seat-games per player (unpaired)"
     )
+    if not plan.paired_formula and any(r.paired for r in plan.roles):
+        formula += "; rows marked paired: n = (z₁₋α/₂ + z_power)² · σ_d² / δ² paired deals"
     print(
         f"plan for {plan.config}: detect δ = {plan.detect:g} in a role, two-sided α = "
         f"{plan.alpha:g}, power {plan.power:g}; {formula}"

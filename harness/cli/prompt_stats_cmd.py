@@ -7,15 +7,12 @@ message and :data:`~harness.views.prompt_stats.CONTEXT_DECISIONS` decisions (see
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 from typing import Any
 
-from harness.agents import RandomAgent
-from harness.agents.table import play_game
-from harness.engine import Game, SeatView
+from harness.agents.prompt_sample import sample_prompts
 from harness.views.history import HISTORY_POLICIES
-from harness.views.names import LOCALES, default_names
+from harness.views.names import LOCALES
 from harness.views.prompt_stats import CONTEXT_DECISIONS, PolicyMeter
 from harness.views.prompts import system_prompt_text
 from harness.views.tokens import (
@@ -52,37 +49,11 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _agents(kind: str, n: int, seed: int) -> list[Any]:
-    if kind == "bots":
-        from harness.agents.rulebot import RuleBot
-
-        return [RuleBot(f"bot{i}") for i in range(n)]
-    return [RandomAgent(f"random{i}", seed + i) for i in range(n)]
-
-
-def measure(
-    args: argparse.Namespace, locale: str | None = None, counter: TokenCounter | None = None
-) -> PolicyMeter:
-    names = default_names(args.seats)
-    meter = PolicyMeter(
-        names,
-        locale or args.locale,
-        counter if counter is not None else _counter(args.tokenizer),
-        args.history or HISTORY_POLICIES,
-        args.context_tokens,
-    )
-
-    def hook(game: Game, view: SeatView, decided: Any) -> None:
-        options = view.pending.options if view.pending is not None else None
-        meter.decision(view, options or (), decided.option)
-
-    for i in range(args.games):
-        meter.new_game()
-        game = Game.new(args.seats, args.mode, args.seed + i)
-        agents = _agents(args.players, args.seats, args.seed + i)
-        asyncio.run(play_game(game, agents, game_id=f"sample{i}", on_decision=hook))
-    meter.end_game()
-    return meter
+def measure(args: argparse.Namespace, locale: str, counter: TokenCounter) -> PolicyMeter:
+    return sample_prompts(
+        args.seats, args.mode, args.games, args.seed, locale, counter,
+        args.history or HISTORY_POLICIES, args.context_tokens, args.players,
+    )  # fmt: skip
 
 
 def _counter(name: str) -> TokenCounter:

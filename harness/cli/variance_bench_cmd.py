@@ -26,10 +26,24 @@ def register_bench(bsub: Any) -> None:
     )
     p.add_argument("--workers", type=positive_int, default=2, help="processes")
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
+    p.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="instead: the best value model linear in the state features, fitted on training "
+        "deals and scored on --games deals of the rule bot vs eps 0.15",
+    )
+    p.add_argument(
+        "--train-deals",
+        type=positive_int,
+        default=600,
+        help="with --ceiling: training deals per agent of the ladder",
+    )
     p.set_defaults(func=run_variance)
 
 
 def run_variance(args: argparse.Namespace) -> int:
     from harness.bench import variance
 
+    if args.ceiling:
+        return variance.run_ceiling(args.train_deals, args.games, args.samples, args.workers)
     return variance.run(args.games, args.samples, args.workers, progress=not args.no_progress)

@@ -1,9 +1,10 @@
 """The luck-adjusted table of the league report (:mod:`harness.analysis.run_luck`).
 
-Per player × role: seats, the raw win rate with its 95 % Wilson interval and the mean
-luck-adjusted score with its 95 % interval (normal approximation, clustered by game); per player
-one more row, role ``all (role-adjusted)``: result minus the role's base rate at that table size
-and mode, raw and luck-adjusted, as in the role-adjusted table.
+Per player × role: seats, the raw win rate with its 95 % Wilson interval (clustered by game,
+``stats.clustered_wilson``) and the mean luck-adjusted score with its 95 % interval (normal
+approximation, clustered by game); per player one more row, role ``all (role-adjusted)``:
+result minus the role's base rate at that table size and mode, raw and luck-adjusted, as in the
+role-adjusted table.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ import pandas as pd
 
 from harness.analysis.run_luck import run_luck
 
-from .stats import _clustered_mean, base_rates
-from .stats_basic import wilson
+from .stats import _clustered_mean, base_rates, clustered_wilson
 
 Z95 = 1.959964
 ROLE_ADJUSTED = "all (role-adjusted)"
@@ -62,7 +62,7 @@ def scored_table(df: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (player, role), part in df.groupby(["player", "role"], sort=True):
         k, n = int(part["won"].sum()), len(part)
-        lo, hi = wilson(k, n)
+        lo, hi = clustered_wilson(part["won"], part["game_id"])
         adj, alo, ahi, ase = _ci(part["adjusted"], part["game_id"])
         _, _, _, rse = _ci(part["won"], part["game_id"])
         rows.append([player, role, n, k / n, lo, hi, adj, alo, ahi, ase, rse])

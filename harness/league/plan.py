@@ -28,14 +28,19 @@ built for ``games_per_table = g``; a player at a seat of a ``k``-seat table in `
 the smallest ``g`` at which *every* player's expected seat-games reach ``n`` in every role the
 schedule deals (and, for the role-adjusted row, over all its seats).
 
+**Paired pilots.**  When the config is paired and the pilot replayed deals (a deal-seat played
+more than once), a role's spread is the SD of a per-deal difference measured on the pilot
+(:mod:`.plan_paired`) and the paired formula applies; roles without such deals keep the unpaired
+spread, and the plan says so.
+
 **Cost.**  Model calls per model seat per game and tokens per call come from the pilot's model
 seats (the same ``provider/model`` when it played, else all its model seats).  Without model seats
 in the pilot, the caller may pass each player's usage measured on its prompts
-(``bangarena plan`` does: :mod:`harness.cli.plan_usage`, input tokens only); else decisions with
-more than one option per seat per game are counted on rule-bot playouts of the config's tables
-(``DEFAULT_PLAYOUTS`` per table) at one call per decision, and tokens are not estimated.
-Dollars need a price (the model's ``price`` or LiteLLM's map); without measured output tokens
-they are the input's cost alone.
+(``bangarena plan`` does: :mod:`.plan_usage`, output tokens estimated from the shortest valid
+answers); else decisions with more than one option per seat per game are counted on rule-bot
+playouts of the config's tables (``DEFAULT_PLAYOUTS`` per table) at one call per decision, and
+tokens are not estimated.  Dollars need a price (the model's ``price`` or LiteLLM's map); without
+output tokens they are the input's cost alone.
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ from harness.engine.roles import composition
 
 from .config import LeagueConfig, PlayerConfig
 from .luck_report import ROLE_ADJUSTED, with_luck
+from .plan_paired import paired_sd
 from .schedule import build_schedule
 from .stats import ROLE_ORDER, base_rates, load_run
 
@@ -113,6 +119,8 @@ class Source:
     text: str
     spreads: dict[str, Spread]
     usage: dict[str, Usage] = field(default_factory=dict)  # by provider/model label; "" = any
+    # a paired pilot: the SD of a per-deal difference by role (harness.league.plan_paired)
+    paired: dict[str, Spread] = field(default_factory=dict)
 
 
 def _sd(x: pd.Series, players: pd.Series) -> float:
@@ -153,6 +161,7 @@ def pilot_source(run_dir: str | Path) -> Source:
         _sd(df["adjusted"] - df["base_rate"], who),
         len(df),
     )
+    paired = _paired_spreads(df.merge(data.games[["game_id", "seed"]], on="game_id"))
     usage: dict[str, Usage] = {}
     models = data.seats[data.seats["kind"] == "model"]
     for label, part in [("", models), *models.groupby("model", sort=True)]:
@@ -170,7 +179,22 @@ def pilot_source(run_dir: str | Path) -> Source:
         )
     games = int(seats["game_id"].nunique())
     text = f"pilot run {data.name} ({games} games, {len(seats)} seat-games)"
-    return Source("pilot", text, spreads, usage)
+    return Source("pilot", text, spreads, usage, paired)
+
+
+def _paired_spreads(df: pd.DataFrame) -> dict[str, Spread]:
+    """Per role (and role-adjusted): the SD of a per-deal difference over the pilot's deal-seats
+    played more than once (:func:`harness.league.plan_paired.paired_sd`); roles without any are
+    left out."""
+    out: dict[str, Spread] = {}
+    df = df.assign(won_rel=df["won"] - df["base_rate"], adj_rel=df["adjusted"] - df["base_rate"])
+    parts = [(r, df[df["role"] == r], "won", "adjusted") for r in sorted(set(df["role"]))]
+    for role, part, raw_col, adj_col in [*parts, (ROLE_ADJUSTED, df, "won_rel", "adj_rel")]:
+        raw, adj = paired_sd(part, raw_col), paired_sd(part, adj_col)
+        if raw.dof > 0 and raw.sd > 0 and adj.sd > 0:
+            note = f"paired: {raw.deal_seats} deal-seats played more than once"
+            out[role] = Spread(role, raw.sd, adj.sd, raw.plays, note, paired=True)
+    return out
 
 
 def bench_source() -> Source:
@@ -365,6 +389,7 @@ class RoleRow:
     games_raw: int  # games of the whole schedule
     games_adjusted: int
     note: str
+    paired: bool = False  # the SDs are of a per-deal difference (paired formula)
 
 
 @dataclass
@@ -407,9 +432,8 @@ def make_plan(
     rows: list[RoleRow] = []
     per_table: dict[tuple[str, bool], int] = {}
     for role in [*dealt_roles(config), ROLE_ADJUSTED]:
-        s = source.spreads.get(role)
-        if s is None:
-            s = source.spreads[ROLE_ADJUSTED]
+        s = source.paired.get(role) if config.paired else None
+        s = s or source.spreads.get(role) or source.spreads[ROLE_ADJUSTED]
         if any(math.isnan(x) for x in (s.sd_raw, s.sd_adjusted)):
             raise PlanError(f"the {source.text} has too few seat-games to measure a spread")
         need_raw = s.needed(detect, alpha, power, adjusted=False)
@@ -428,6 +452,7 @@ def make_plan(
                 g_raw * cells,
                 g_adj * cells,
                 s.note,
+                s.paired,
             )  # fmt: skip
         )
     roles = [r.role for r in rows if r.role != ROLE_ADJUSTED]
@@ -449,6 +474,12 @@ def make_plan(
         )
     if source.kind == "bench":
         notes.append("bot figures: a model's spread may differ; a pilot run measures it")
+    unpaired = [r.role for r in rows if config.paired and not r.paired]
+    if source.kind == "pilot" and unpaired:
+        notes.append(
+            f"no deal of the pilot was played twice at a seat of role {', '.join(unpaired)}: "
+            "the unpaired spread is used there (conservative for this paired league)"
+        )
     return Plan(
         config=config_name or config.name,
         detect=detect,
@@ -456,7 +487,7 @@ def make_plan(
         power=power,
         source=source.kind,
         source_text=source.text,
-        paired_formula=source.kind == "bench",
+        paired_formula=all(r.paired for r in rows),
         cells=cells,
         players=[p.name for p in config.players],
         roles=rows,

@@ -51,8 +51,7 @@ from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
 from .signal_report import TITLE as SIGNALS_TITLE
 from .signal_report import claim_effect_table, signal_table, talk_line, talk_setting
 from .spend_report import spend_table, unrecorded_note
-from .stats import base_rates, load_run, rates, role_adjusted, win_rates
-from .stats_basic import wilson
+from .stats import base_rates, clustered_wilson, load_run, rates, role_adjusted, win_rates
 
 __all__ = [
     "NOT_VALID",
@@ -139,7 +138,7 @@ def _summary(
     for player, part in seats.groupby("player", sort=True):
         n = len(part)
         k = int(part["won"].sum())
-        lo, hi = wilson(k, n)
+        lo, hi = clustered_wilson(part["won"], part["game_id"])
         rows.append(
             {
                 "player": player,

@@ -39,7 +39,7 @@ from harness.records.store import RecordError
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
-from .stats import _clustered_mean
+from .stats import _clustered_mean, clustered_wilson
 
 Z95 = 1.959964
 TURNS_PER_RATE = 10  # attack rates are per 10 turns of play
@@ -146,24 +146,12 @@ def talk_line(run_dir: str | Path) -> str:
 
 def share_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:
     """The share of 1s in ``values`` and its 95 % Wilson interval at the effective sample size
-    ``n / deff`` (design effect of the ``clusters``, at least 1); NaNs when empty."""
-    n = len(values)
-    if n == 0:
+    ``n / deff`` (design effect of the ``clusters``, at least 1: :func:`.stats.clustered_wilson`);
+    NaNs when empty."""
+    if len(values) == 0:
         return math.nan, math.nan, math.nan
-    p, se = _clustered_mean(values.astype(float), clusters)
-    binomial = p * (1 - p) / n
-    deff = se * se / binomial if binomial > 0 and not math.isnan(se) else 1.0
-    n_eff = n / max(1.0, deff)
-    lo, hi = _wilson(p, n_eff)
-    return p, lo, hi
-
-
-def _wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi = clustered_wilson(values, clusters)
+    return float(values.astype(float).mean()), lo, hi
 
 
 def _mean_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:

@@ -34,7 +34,7 @@ from harness.records.run_folder import finished_games, open_run_folder
 
 from .flags import game_void
 from .model_calls import DEFAULT_HISTORY, ModelCounts
-from .stats_basic import wilson
+from .stats_basic import wilson_share
 
 __all__ = [
     "FALLBACK_REASONS",
@@ -151,7 +151,8 @@ def _role_key(role: pd.Series) -> pd.Series:
 def win_rates(seats: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     """Per player × role (and the extra ``by`` columns, e.g. ``("seats", "mode")``): ``games``
     (seat-games played in that role), ``wins``, ``win_rate`` and the 95 % Wilson interval
-    ``ci_lo`` .. ``ci_hi``.  Rows are sorted by player, then role in rules order."""
+    ``ci_lo`` .. ``ci_hi``, clustered by game (:func:`clustered_wilson`).  Rows are sorted by
+    player, then role in rules order."""
     keys = ["player", "role", *by]
     columns = [*keys, "games", "wins", "win_rate", "ci_lo", "ci_hi"]
     if seats.empty:
@@ -160,7 +161,9 @@ def win_rates(seats: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     g["games"] = g["games"].astype(int)
     g["wins"] = g["wins"].astype(int)
     g["win_rate"] = g["wins"] / g["games"]
-    bounds = [wilson(int(k), int(n)) for k, n in zip(g["wins"], g["games"], strict=True)]
+    groups = seats.groupby(keys, sort=False)
+    by_key = {key: clustered_wilson(part["won"], part["game_id"]) for key, part in groups}
+    bounds = [by_key[tuple(row)] for row in g[keys].itertuples(index=False)]
     g["ci_lo"] = [lo for lo, _ in bounds]
     g["ci_hi"] = [hi for _, hi in bounds]
     g = g.sort_values(
@@ -183,6 +186,24 @@ def base_rates(seats: pd.DataFrame) -> pd.DataFrame:
         ["seats", "mode", "role"], key=lambda s: _role_key(s) if s.name == "role" else s
     )
     return g[columns].reset_index(drop=True)
+
+
+def clustered_wilson(won: pd.Series, clusters: pd.Series) -> tuple[float, float]:
+    """The 95 % Wilson interval of the win rate of ``won`` (1/0 per seat-game) when the seats
+    are clustered: a player who holds several seats of one game (two Raiders of the same team
+    win or lose together) has fewer independent results than seat-games.  The sample size is
+    divided by the design effect ``deff = Σ_g (Σ_{i∈g} (x_i - p))² / (n·p(1-p))`` over the
+    ``clusters`` (never below 1), and the Wilson interval is taken on that effective size: with
+    one seat per cluster ``deff`` is exactly 1 and this is the plain Wilson interval."""
+    n = len(won)
+    if n == 0:
+        return (0.0, 1.0)
+    x = won.astype(float)
+    p = float(x.mean())
+    spread = n * p * (1.0 - p)
+    sums = (x - p).groupby(clusters.to_numpy()).sum()
+    deff = float((sums**2).sum()) / spread if spread > 0 else 1.0
+    return wilson_share(p, n / max(1.0, deff))
 
 
 def _clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, float]:

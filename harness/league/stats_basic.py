@@ -1,6 +1,7 @@
 """Small statistics in pure Python (no pandas, no scipy): Wilson intervals and a chi-square test.
 
 * :func:`wilson` — the Wilson score interval of a binomial proportion ``k/n``.
+* :func:`wilson_share` — the same for a share on an effective (clustered) sample size.
 * :func:`chi2_sf` — the chi-square survival function (p-value of a statistic).
 * :func:`homogeneity` — chi-square test that several win rates ``k_i/n_i`` are equal.
 * :func:`percentile` — a nearest-rank percentile (median, p95) of a list, ``None`` when empty.
@@ -23,16 +24,24 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
         return (0.0, 1.0)
-    p = k / n
+    return wilson_share(k / n, n, z)
+
+
+def wilson_share(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson interval of a share ``p`` observed on an *effective* sample size ``n`` (a real
+    number: ``seat-games / design effect`` when the observations are clustered, see
+    :func:`harness.league.stats.clustered_wilson`).  ``p`` of 0 or 1 keeps its end closed."""
+    if not 0.0 <= p <= 1.0 or n <= 0:
+        raise ValueError(f"need 0 <= p <= 1 and n > 0, got p={p}, n={n}")
     z2 = z * z
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
     lo = max(0.0, centre - half)
     hi = min(1.0, centre + half)
-    if k == 0:
+    if p == 0.0:
         lo = 0.0
-    if k == n:
+    if p == 1.0:
         hi = 1.0
     return (lo, hi)
 

@@ -48,7 +48,6 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
     from harness.league.locales import locale_table, locale_win_rates, player_locales
     from harness.league.ratings import compute_ratings
     from harness.league.stats import base_rates, load_run, role_adjusted, win_rates
-    from harness.league.stats_basic import wilson
 
     data = load_run(run_dir)
     seats = data.seats
@@ -79,8 +78,15 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         _rate_cell(r, r["win_rate"], (r["ci_lo"], r["ci_hi"]), player=str(r["player"]))
         for r in by_size.to_dict("records")
     ]
+    # a role's seats of one game win or lose together: the intervals are clustered by game
+    base_ci = {
+        (r["seats"], r["mode"], r["role"]): (r["ci_lo"], r["ci_hi"])
+        for r in win_rates(seats.assign(player=""), by=("seats", "mode")).to_dict("records")
+    }
     base = [
-        _rate_cell(r, r["base_rate"], wilson(int(r["wins"]), int(r["games"])), role=str(r["role"]))
+        _rate_cell(
+            r, r["base_rate"], base_ci[(r["seats"], r["mode"], r["role"])], role=str(r["role"])
+        )
         for r in base_rates(seats).to_dict("records")
     ]
     headers, rows = locale_table(

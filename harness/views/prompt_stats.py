@@ -47,6 +47,8 @@ class PolicyStats:
     reusable_tokens: int = 0
     game_tokens: list[int] = field(default_factory=list)  # input tokens of all requests of a game
     compactions: int = 0
+    # the shortest valid answer to each request, {"choice": "<the option chosen>"}
+    answer_tokens: list[int] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         total = sum(self.request_tokens)
@@ -165,6 +167,7 @@ class PolicyMeter:
 
     def decision(self, view: Any, options: Sequence[str], chosen: str) -> None:
         """One decision of ``view.viewer``; requests are built when it has several options."""
+        answer = json.dumps({"choice": chosen})
         for p in self.policies:
             t = self._transcripts[p][view.viewer]
             if len(options) <= 1:
@@ -183,7 +186,8 @@ class PolicyMeter:
                     self.context.first.append(sum(tokens))
                 else:  # the seat's previous answer and this decision's message
                     self.context.growth.append(sum(tokens[-2:]))
-            t.answered(json.dumps({"choice": chosen}))
+            st.answer_tokens.append(self.tokens(answer))
+            t.answered(answer)
 
 
 __all__ = [

@@ -12,6 +12,7 @@ import pytest
 
 from harness.analysis.moves import (
     BLUNDER,
+    DEFAULT_WORLDS,
     INACCURACY,
     MISTAKE,
     FittedLookahead,
@@ -44,6 +45,23 @@ def test_shooting_the_one_heart_marshal_is_a_blunder(valuer: object) -> None:
     assert r.best == "play:shot@4" and values["play:shot@4"] > 0.5
     assert r.loss >= BLUNDER and classify(r.loss) == "blunder"
     assert accuracy(r.loss) < 50
+
+
+@pytest.mark.parametrize("valuer", VALUERS, ids=lambda v: v.name)
+def test_discarding_the_only_ricochet_before_a_lethal_shot_is_a_blunder(valuer: object) -> None:
+    # RULES.md §3.4: at the end of his turn the 1 ♥ Marshal holds 2 cards and must discard down to
+    # 1, his only Ricochet or his Shot. His Three Eyes draw put a Shot back on top (§9: he knows
+    # it), so the raider next to him (§4: distance 1) draws it; §5: with two players alive only a
+    # Ricochet cancels that hit, and §8: the Marshal eliminated while a raider lives — raiders win.
+    game = _position("ricochet_blunder.json")
+    assert game.pending is not None and game.pending.seat == 1
+    assert sorted(game.pending.option_ids) == ["discard:ricochet", "discard:shot"]
+    blunder = analyse(game, "discard:ricochet", valuer, DEFAULT_WORLDS, random.Random(3))  # type: ignore[arg-type]
+    assert blunder.best == "discard:shot"
+    assert blunder.chosen_value < 0.1
+    assert classify(blunder.loss) == "blunder"
+    safe = analyse(game, "discard:shot", valuer, DEFAULT_WORLDS, random.Random(3))  # type: ignore[arg-type]
+    assert safe.loss == 0.0 and classify(safe.loss) is None
 
 
 @pytest.mark.parametrize("valuer", VALUERS, ids=lambda v: v.name)

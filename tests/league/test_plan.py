@@ -178,7 +178,9 @@ def test_plan_command_prints_a_table_and_a_json_line(
     per_game = {"marshal": 0.5, "raider": 1.0, "loner": 0.5}  # each player: 2 of 4 seats
     for role, rate in per_game.items():
         row = next(r for r in data["roles"] if r["role"] == role)
-        need = seat_games_needed(s.spreads[role].sd_raw, 0.1, 0.05, 0.8)
+        # a paired pilot planning a paired league: its paired spread where it has one
+        spread = s.paired.get(role) or s.spreads[role]
+        need = spread.needed(0.1, 0.05, 0.8, adjusted=False)
         assert need > 0
         assert row["per_player_raw"] == math.ceil(need)
         assert row["games_raw"] == math.ceil(need / rate)
@@ -318,7 +320,8 @@ def test_without_a_model_pilot_prompts_are_measured(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """No pilot: each model player's prompts are measured on rule-bot games of the config's
-    tables; every request holds the system prompt, and dollars are the input's cost."""
+    tables; every request holds the system prompt; output tokens are the shortest valid answers
+    (plus a thinking budget when the params set one), and dollars cover both."""
     from harness.views.prompts import system_prompt_text
     from harness.views.tokens import counter_named
 
@@ -342,16 +345,31 @@ games_per_table: 4
     assert main(argv) == 0
     out = capsys.readouterr().out.strip().splitlines()
     (c,) = json.loads(out[-1])["costs_raw"]
-    assert c["output_tokens"] is None and "output tokens not measured" in c["source"]
+    assert "the shortest valid answer" in c["source"] and "thinking" not in c["source"]
     assert c["calls"] > c["seat_games"]  # several decisions with a choice per seat-game
-    system = counter_named("cl100k_base")(system_prompt_text("en"))
+    count = counter_named("cl100k_base")
+    system = count(system_prompt_text("en"))
     assert c["input_tokens"] > system * c["calls"]  # every request carries the system prompt
     assert 0 < c["cached_input_tokens"] < c["input_tokens"]
+    # each answer is {"choice": id}: between the shortest id's answer and the longest id's
+    shortest = count(json.dumps({"choice": "end"}))
+    longest = count(json.dumps({"choice": "play:knock_off@2/long_rifle"}))
+    assert shortest * c["calls"] <= c["output_tokens"] <= longest * c["calls"]
     usd = (
         (round(c["input_tokens"]) - round(c["cached_input_tokens"])) * 2.0
         + round(c["cached_input_tokens"]) * 0.5
+        + round(c["output_tokens"]) * 8.0
     ) / 1e6
     assert c["usd"] == pytest.approx(usd, rel=1e-6)
-    assert any("(input tokens only)" in line for line in out)
+    assert not any("(input tokens only)" in line for line in out)
+    thinking = cfg.read_text(encoding="utf-8").replace(
+        "tokenizer: cl100k_base,",
+        "tokenizer: cl100k_base, params: {thinking: {type: enabled, budget_tokens: 1000}},",
+    )
+    cfg.write_text(thinking, encoding="utf-8")
+    assert main(argv) == 0
+    (t,) = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["costs_raw"]
+    assert t["calls"] == c["calls"] and "the thinking budget (1,000 per call)" in t["source"]
+    assert t["output_tokens"] == pytest.approx(c["output_tokens"] + 1000 * c["calls"])
     assert main(["plan", str(cfg), "--detect", "0.2", "--prompt-games", "0"]) == 0
     assert "tokens not estimated" in capsys.readouterr().out

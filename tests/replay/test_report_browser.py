@@ -17,7 +17,7 @@ import pytest
 from harness.records import RunStore
 from harness.report import build_report
 from harness.report.html import natural_key
-from tests.browser import ARTIFACTS, launch, require_chromium, watch_errors
+from tests.browser import ARTIFACTS, launch, open_watched, require_chromium, watch_errors
 
 from . import build_run
 
@@ -40,12 +40,7 @@ def test_report_summary_game_replay_and_model_prompt(
     report: tuple[RunStore, Path], browser: Any
 ) -> None:
     store, index = report
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    problems: list[str] = []
-    watch_errors(page, problems)
-    requested: list[str] = []
-    page.on("request", lambda r: requested.append(r.url))
-    page.goto(index.as_uri())
+    page, problems, requested = open_watched(browser, index.as_uri(), 1400, 1000)
 
     # The summary chart: one bar per player × role, with a Wilson whisker each.
     assert page.locator("#win-rate-chart").is_visible()

@@ -1,0 +1,103 @@
+"""Model usage for ``bangarena plan`` without a pilot of model seats, measured on each model
+player's prompts as ``bangarena prompt-stats`` measures them
+(:func:`harness.agents.prompt_sample.sample_prompts`): rule-bot games at every table of the
+config, the player's history policy, locale and context budget, tokens counted with its tokenizer
+(its ``tokenizer:`` unless ``server``, else its model name: LiteLLM's tokenizer when it knows the
+model, else the estimate).
+
+Per model seat per game: the requests (one per decision with more than one option: one call per
+decision, no retries), the input tokens per request, the share of them an exact-prefix cache can
+reuse (counted as cached) and the **output tokens per request, estimated**: the shortest valid
+answer to each request, ``{"choice": "<the option the rule bot chose>"}``, counted with the same
+tokenizer (a floor: the reason the prompt asks for and any text around the object add to it),
+plus the player's reasoning allowance when its call parameters set one (Anthropic's
+``thinking.budget_tokens``: a ceiling of the thinking per call).  Reasoning a model does without
+a stated allowance (e.g. ``reasoning_effort``) is not estimated, and the source says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .config import LeagueConfig
+from .plan import Usage, table_cells
+
+PROMPT_SEED = 60_000_000
+
+
+def _tokenizer(spec: Any) -> str:
+    if spec.tokenizer is not None and spec.tokenizer != "server":
+        return str(spec.tokenizer)
+    return str(spec.model)
+
+
+def reasoning_allowance(params: Mapping[str, Any]) -> int | None:
+    """Thinking tokens a call may spend by its parameters: Anthropic's ``thinking`` with a
+    ``budget_tokens`` (not ``disabled``); ``None`` when the parameters state none."""
+    thinking = params.get("thinking")
+    if not isinstance(thinking, Mapping) or thinking.get("type") == "disabled":
+        return None
+    budget = thinking.get("budget_tokens")
+    return budget if isinstance(budget, int) and not isinstance(budget, bool) else None
+
+
+def _unstated_reasoning(params: Mapping[str, Any]) -> bool:
+    return any(k in params for k in ("reasoning_effort", "reasoning")) or (
+        isinstance(params.get("thinking"), Mapping) and reasoning_allowance(params) is None
+        and params["thinking"].get("type") != "disabled"
+    )  # fmt: skip
+
+
+def prompt_usage(config: LeagueConfig, games: int) -> dict[str, Usage]:
+    """Per model player of ``config``: its :class:`Usage` from ``games`` rule-bot games per
+    table (none when ``games`` is 0)."""
+    from harness.agents.prompt_sample import sample_prompts
+    from harness.views.tokens import counter_named
+
+    out: dict[str, Usage] = {}
+    if games <= 0:
+        return out
+    done: dict[tuple[str, str, str, int], tuple[float, float, float, float, str]] = {}
+    for p in config.players:
+        spec = p.model
+        if p.kind != "model" or spec is None:
+            continue
+        key = (spec.history, config.locale_of(p.name), _tokenizer(spec), spec.context_budget())
+        if key not in done:
+            policy, locale, tokenizer, context = key
+            counter = counter_named(tokenizer)
+            requests = tokens = reusable = answers = 0.0
+            seat_games = 0
+            for i, (seats, mode) in enumerate(table_cells(config)):
+                stats = sample_prompts(
+                    seats, mode, games, PROMPT_SEED + 1000 * i, locale, counter, [policy], context
+                ).stats[policy]
+                requests += len(stats.request_tokens)
+                tokens += sum(stats.request_tokens)
+                reusable += stats.reusable_tokens
+                answers += sum(stats.answer_tokens)
+                seat_games += games * seats
+            calls = max(requests, 1.0)
+            done[key] = (
+                requests / seat_games,
+                tokens / calls,
+                reusable / calls,
+                answers / calls,
+                f"prompts measured on {games} rule-bot games per table ({policy} history, "
+                f"{locale}, tokens by {counter.source}; cached = what an exact-prefix cache can "
+                "reuse); one call per decision",
+            )
+        calls, inp, cached, answer, text = done[key]
+        allowance = reasoning_allowance(spec.params)
+        output = answer + (allowance or 0)
+        text += f"; output estimated: the shortest valid answer ({answer:.1f} tokens per call)"
+        if allowance is not None:
+            text += f" + the thinking budget ({allowance:,} per call)"
+        elif _unstated_reasoning(spec.params):
+            text += ", reasoning tokens not estimated (no budget in its params)"
+        out[p.name] = Usage(calls, inp, cached, output, text)
+    return out
+
+
+__all__ = ["PROMPT_SEED", "prompt_usage", "reasoning_allowance"]
