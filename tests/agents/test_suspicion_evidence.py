@@ -53,3 +53,27 @@ def test_copies_share_one_copy_of_a_shared_evidence() -> None:
     ca.evidence.attacks[1][2] = 2.0
     assert evidence.attacks[1][2] == 1.0
     assert Suspicion(5, evidence).copy().evidence is not evidence
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES)
+def test_kept_beliefs_equal_a_fresh_fit_at_every_decision(n: int, mode: str, seed: int) -> None:
+    """Beliefs kept across changes between seats whose beliefs are fixed are exactly what a
+    fresh fit of the whole matrix gives."""
+    game = Game.new(n, mode, seed)
+    bots = new_bots(game, seed)
+    kept = 0
+
+    def visit(g: Game, k: int) -> None:
+        nonlocal kept
+        seat = g.pending.seat
+        susp = bots[seat]._susp
+        assert susp is not None
+        view = build_view(g, seat, since=0)
+        susp.feed(view)
+        before, old = susp._version, susp._beliefs
+        got = susp.beliefs(view)
+        kept += got is old and susp._version != before  # moved on without a fit
+        assert got == Suspicion(n, susp.evidence)._compute(view)
+
+    play_out(game, bots, visit=visit)
+    assert kept > 0  # the beliefs were kept across such changes at least once

@@ -44,6 +44,7 @@ _LAW = ("marshal", "deputy")
 _OUT = ("raider", "double_agent")
 
 Belief = tuple[float, float, float]  # p_law, p_out, p_loner
+ELIMINATED = (-1, -1)  # an evidence change that concerns the whole table
 
 
 def _onehot(role: str) -> Belief:
@@ -59,7 +60,7 @@ class Evidence:
     alike (who attacked whom, who was eliminated: the public part of every event), so the seats
     of one table may share it: each event is then read once for all of them."""
 
-    __slots__ = ("n", "seen", "attacks", "acts", "_area", "version")
+    __slots__ = ("n", "seen", "attacks", "acts", "_area", "changes")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -67,12 +68,20 @@ class Evidence:
         self.attacks = [[0.0] * n for _ in range(n)]
         self.acts = [0] * n  # hostile acts each seat made (how much evidence there is)
         self._area = False  # the last card played hits everyone (Raid, Buckshot)
-        self.version = 0  # counts the changes that call for new beliefs
+        # every change that may call for new beliefs, in order: the pair of seats (attacker,
+        # target) whose entry of the matrix changed, or ``ELIMINATED`` (the table changed)
+        self.changes: list[tuple[int, int]] = []
+
+    @property
+    def version(self) -> int:
+        """The number of changes so far."""
+        return len(self.changes)
 
     def copy(self) -> Evidence:
         """An independent copy, fed on separately."""
         c = Evidence.__new__(Evidence)
-        c.n, c.seen, c._area, c.version = self.n, self.seen, self._area, self.version
+        c.n, c.seen, c._area = self.n, self.seen, self._area
+        c.changes = list(self.changes)
         c.attacks = [list(row) for row in self.attacks]
         c.acts = list(self.acts)
         return c
@@ -112,7 +121,7 @@ class Evidence:
         elif t == "turn":
             self._area = False
         elif t == "eliminated":
-            self.version += 1
+            self.changes.append(ELIMINATED)
 
     def _attack(self, a: int, b: int, w: float) -> None:
         if a == b or not (0 <= a < self.n and 0 <= b < self.n):
@@ -120,19 +129,20 @@ class Evidence:
         self.attacks[a][b] += w
         if w > 0:
             self.acts[a] += 1
-        self.version += 1
+        self.changes.append((a, b))
 
 
 class Suspicion:
     """The public-feed picture of one seat; see the module docstring for the contract.  The
     :class:`Evidence` is the seat's own unless one is given to share."""
 
-    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key")
+    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key", "_fixed")
 
     def __init__(self, n: int, evidence: Evidence | None = None) -> None:
         self.n = n
         self.evidence = Evidence(n) if evidence is None else evidence
         self._version = -1  # the evidence version of the kept beliefs (-1: none)
+        self._fixed: frozenset[int] = frozenset()  # seats whose beliefs the evidence cannot move
         self._beliefs: list[Belief] = []
         self._key: tuple[Any, ...] = ()
 
@@ -159,6 +169,7 @@ class Suspicion:
             evidence = shared[id(ev)] = ev.copy() if found is None else found
         c = Suspicion(self.n, evidence)
         c._version, c._beliefs, c._key = self._version, list(self._beliefs), self._key
+        c._fixed = self._fixed
         return c
 
     def feed(self, view: SeatInfo) -> None:
@@ -169,9 +180,17 @@ class Suspicion:
     def beliefs(self, view: SeatInfo) -> list[Belief]:
         """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
         key = (view.viewer, view.role, tuple([s.alive for s in view.seats]))
-        version = self.evidence.version
-        if version == self._version and key == self._key:
-            return self._beliefs
+        evidence = self.evidence
+        version = evidence.version
+        if key == self._key and self._version >= 0:
+            if version == self._version:
+                return self._beliefs
+            # the beliefs read the matrix only in the rows and columns of the seats they fit:
+            # changes between seats whose beliefs are fixed leave them exactly as they are
+            fixed = self._fixed
+            if all(a in fixed and b in fixed for a, b in evidence.changes[self._version : version]):
+                self._version = version
+                return self._beliefs
         self._beliefs = self._compute(view)
         self._key = key
         self._version = version
@@ -222,6 +241,7 @@ class Suspicion:
         for i in pair:
             beliefs[i] = (0.5, 0.5, 0.0)
         free = hidden + pair
+        self._fixed = frozenset(range(n)).difference(free)
         if not free:
             return beliefs
         score = [0.0] * n
