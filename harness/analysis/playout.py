@@ -3,7 +3,10 @@
 Contract: :func:`play_out` plays ``game`` to its end with ``bots[seat].decide`` and gives every
 bot exactly the decisions and event feed the table runner (:class:`harness.agents.table.Table`)
 would: a forced decision (one option) is applied without building a view, and the bot's next view
-carries every event since its previous one, so its picture of the table is the same.  The same
+carries every event since its previous one, so its picture of the table is the same.  A real
+decision's view is a :class:`~harness.engine.live_view.LiveView`: the fields of the
+:class:`~harness.engine.SeatView` the runner would build, each read from the game only when the
+bot reads it.  The same
 game and bots therefore give the same choices and the same result as
 :func:`harness.agents.table.play_game` (tests/analysis/test_playout.py holds that over many seeds).
 """
@@ -12,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.agents.rulebot import RuleBot
-from harness.engine import Game, build_view
+from harness.agents.rulebot import RuleBot, Suspicion
+from harness.agents.rulebot.suspicion import Evidence
+from harness.engine import Game
+from harness.engine.live_view import LiveSeat, LiveView, live_seats
 
 MAX_DECISIONS = 20_000
 
@@ -22,12 +27,36 @@ class PlayoutTooLong(RuntimeError):
     """A playout passed its decision limit."""
 
 
-def new_bots(game: Game, seed: int, game_id: str = "playout") -> list[RuleBot]:
-    """One fresh rule bot per seat of ``game``, started for a game with ``seed``."""
+def new_bots(
+    game: Game, seed: int, game_id: str = "playout", fed: Sequence[Suspicion] | None = None
+) -> list[RuleBot]:
+    """One fresh rule bot per seat of ``game``, started for a game with ``seed``; the bots share
+    one :class:`~harness.agents.rulebot.suspicion.Evidence` (the public attack matrix, the same
+    for every seat), so each event is read once.  With ``fed`` (:func:`fed_suspicions` of a
+    position this game continues), each bot starts from a copy of its seat's model instead of
+    reading that feed again: the same picture of the table."""
     bots = [RuleBot(f"bot{i}") for i in range(game.n)]
+    evidence = Evidence(game.n)
+    shared: dict[int, Evidence] = {}
     for i, b in enumerate(bots):
         b.new_game(game_id, i, seed)
+        b.resume(Suspicion(game.n, evidence) if fed is None else fed[i].copy(shared))
     return bots
+
+
+def fed_suspicions(game: Game) -> list[Suspicion]:
+    """Each seat's suspicion model after reading the whole event feed of ``game`` so far (what a
+    fresh rule bot reads first), sharing one evidence; for :func:`new_bots` of copies of this
+    position."""
+    evidence = Evidence(game.n)
+    out = []
+    for seat in range(game.n):
+        s = Suspicion(game.n, evidence)
+        view = LiveView(game, seat, 0)
+        s.feed(view)
+        s.beliefs(view)  # kept until the table changes, as the bot would keep them
+        out.append(s)
+    return out
 
 
 def play_out(
@@ -45,6 +74,7 @@ def play_out(
     seen = [0] * game.n if seen is None else seen
     made = 0
     apply = game.apply
+    seats: list[tuple[LiveSeat, ...] | None] = [None] * game.n  # each viewer's, made once
     while (d := game.pending) is not None:
         if made >= max_decisions:
             raise PlayoutTooLong(f"playout passed {max_decisions} decisions")
@@ -58,7 +88,17 @@ def play_out(
             apply(options[0])
             continue
         seat = d.seat
-        view = build_view(game, seat, since=seen[seat])
-        seen[seat] = view.event_count
-        apply(bots[seat].decide(view, d.option_ids))
+        mine = seats[seat]
+        if mine is None:
+            mine = seats[seat] = live_seats(game, seat)
+        ids = d.option_ids
+        view = LiveView(game, seat, seen[seat], mine, ids)
+        seen[seat] = len(game.events)
+        choice = bots[seat].decide(view, ids)
+        try:
+            k = ids.index(choice)
+        except ValueError:  # not an option id: the engine says why
+            apply(choice)
+            continue
+        apply(options[k])  # the option itself: the engine need not parse its id again
     return made

@@ -3,8 +3,9 @@
 Each rollout plays a copy of the true state whose unknown future is re-drawn
 (:func:`harness.engine.chance.resample_future`: the order of the deck cards no seat knows, later
 reshuffles, coins), so a rollout never reads the real future deck.  The rule bots of a rollout
-are fresh and read the whole event feed first, so they hold the same picture of the table as the
-bots of the game would.
+are fresh and start from their seat's whole event feed so far (read once per position,
+:func:`~.playout.fed_suspicions`), so they hold the same picture of the table as the bots of the
+game would.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 from harness.engine import Game
 from harness.engine.chance import clone, resample_future
 
-from .playout import new_bots, play_out
+from .playout import fed_suspicions, new_bots, play_out
 from .value import result_values
 
 
@@ -37,10 +38,12 @@ class RolloutValue:
         if game.is_over:
             return result_values(game)
         total = np.zeros(game.n)
+        fed = fed_suspicions(game)  # the feed so far, read once for every rollout
         for _ in range(self.n):
             g = clone(game)
             resample_future(g, self._rng)
-            self.decisions += play_out(g, new_bots(g, self._rng.getrandbits(32)))
+            bots = new_bots(g, self._rng.getrandbits(32), fed=fed)
+            self.decisions += play_out(g, bots, seen=[len(g.events)] * g.n)
             for i in g.winners:
                 total[i] += 1.0
         return total / self.n

@@ -7,12 +7,14 @@ here as they are at a real table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .cards import CARD_FACE
 from .game import Game
 from .roles import composition
+from .state import Seat
 
 # Context fields of each decision frame that everyone at the table may see.
 _CONTEXT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -109,7 +111,6 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
     me = None if seat == SPECTATOR else game.seats[seat]
     pseats = []
     for s in game.seats:
-        revealed = s.role == "marshal" or not s.alive or s.index == seat
         pseats.append(
             PublicSeat(
                 seat=s.index,
@@ -122,24 +123,12 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
                 weapon_range=s.weapon_range,
                 upgrades=tuple(s.upgrades),
                 alive=s.alive,
-                role=s.role if revealed else None,
-                distance=game.distance(seat, s.index)
-                if me is not None and s.alive and me.alive and s.index != seat
-                else None,
+                role=public_role(s, seat),
+                distance=public_distance(game, seat, s),
             )
         )
-    pending = None
+    pending = pending_view(game, seat)
     d = game.pending
-    if d is not None and game.pending_frame is not None:
-        frame = game.pending_frame
-        names = _CONTEXT_FIELDS.get(frame[0], ())
-        context = dict(zip(names, frame[1:], strict=False))
-        pending = PendingView(
-            seat=d.seat,
-            kind=d.kind,
-            context=context,
-            options=tuple(d.option_ids) if d.seat == seat else None,
-        )
     deck = game.deck
     role = ""  # a spectator knows nothing private
     hand: tuple[str, ...] = ()
@@ -149,7 +138,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
     if me is not None:
         role, hand = me.role, tuple(CARD_FACE[c] for c in me.hand)
         known_roles, marshal_pair = dict(me.known_roles), me.marshal_pair
-        known_top = _known_top(deck, me.known_top)
+        known_top = known_deck_top(deck, me.known_top)
     looking = (
         tuple(CARD_FACE[c] for c in game.looking)
         if d is not None and d.seat == seat and d.kind == "putback"
@@ -183,7 +172,41 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
     )
 
 
-def _known_top(deck: list[int], known: list[int]) -> tuple[str, ...]:
+def public_role(s: Seat, viewer: int) -> str | None:
+    """``s``'s role as ``viewer`` sees it on the table: the Marshal's, an eliminated player's and
+    the viewer's own; None for every other seat."""
+    return s.role if s.role == "marshal" or not s.alive or s.index == viewer else None
+
+
+def public_distance(game: Game, viewer: int, s: Seat) -> int | None:
+    """Distance from ``viewer`` to ``s``; None for the viewer, an eliminated player or seat, and
+    the spectator."""
+    if viewer == SPECTATOR or not s.alive or s.index == viewer or not game.seats[viewer].alive:
+        return None
+    return game.distance(viewer, s.index)
+
+
+def pending_view(
+    game: Game, viewer: int, option_ids: Sequence[str] | None = None
+) -> PendingView | None:
+    """The pending decision's public part; its option ids only for the seat deciding
+    (``option_ids``: the pending decision's ids when the caller has them already)."""
+    d = game.pending
+    frame = game.pending_frame
+    if d is None or frame is None:
+        return None
+    names = _CONTEXT_FIELDS.get(frame[0], ())
+    return PendingView(
+        seat=d.seat,
+        kind=d.kind,
+        context=dict(zip(names, frame[1:], strict=False)),
+        options=None
+        if d.seat != viewer
+        else tuple(d.option_ids if option_ids is None else option_ids),
+    )
+
+
+def known_deck_top(deck: list[int], known: list[int]) -> tuple[str, ...]:
     """The unbroken run of cards at the top of the deck that this seat put there itself."""
     out = []
     kset = set(known)

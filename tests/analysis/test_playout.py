@@ -11,17 +11,21 @@ import pytest
 from harness.agents.rulebot import RuleBot
 from harness.agents.table import play_game
 from harness.analysis.ladder import EpsilonBot
-from harness.analysis.playout import new_bots, play_out
+from harness.analysis.playout import fed_suspicions, new_bots, play_out
 from harness.engine import EngineError, Game
 from harness.engine.chance import clone, resample_future, unseen_positions
 from harness.engine.roles import MODES
 
-CASES = [(4 + k % 5, MODES[k % len(MODES)], 100 + k) for k in range(30)]
+# every table size with every mode, three seeds each
+CASES = [(n, mode, 100 + 7 * n + k) for n in range(4, 9) for mode in MODES for k in range(3)]
 
 
 def _agents(n: int, seed: int) -> list[RuleBot]:
+    """Rule bots with one or two ε-bots seated (they move at random part of the time)."""
     out: list[RuleBot] = [RuleBot(f"bot{i}") for i in range(n)]
     out[seed % n] = EpsilonBot("eps", 0.3)
+    if seed % 2:
+        out[(seed + 2) % n] = EpsilonBot("eps2", 0.1, seed=seed)
     return out
 
 
@@ -38,6 +42,35 @@ def test_playout_decides_as_the_table_runner(n: int, mode: str, seed: int) -> No
     assert made == len(table.history)
     assert (fast.winning_side, fast.winners) == (table.winning_side, table.winners)
     assert fast.events == table.events
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES[::2])
+def test_rollouts_from_mid_game_decide_as_the_table_runner(n: int, mode: str, seed: int) -> None:
+    """From positions along a game, with the unknown future re-drawn: fresh rule bots started
+    from the position's fed suspicion models and played by ``play_out`` make the same choices as
+    fresh bots reading the whole feed through the table runner."""
+    game = Game.new(n, mode, seed)
+    positions: list[Game] = []
+
+    def keep(g: Game, k: int) -> None:
+        if k % 23 == 3:
+            positions.append(clone(g))
+
+    play_out(game, new_bots(game, seed), visit=keep)
+    assert positions
+    for k, pos in enumerate(positions):
+        fed = fed_suspicions(pos)
+        for r in range(2):
+            table, fast = clone(pos), clone(pos)
+            resample_future(table, random.Random(f"{seed}:{k}:{r}"))
+            resample_future(fast, random.Random(f"{seed}:{k}:{r}"))
+            asyncio.run(play_game(table, [RuleBot(f"bot{i}") for i in range(n)], game_id="r"))
+            bots = new_bots(fast, fast.seed, game_id="r", fed=fed)
+            made = play_out(fast, bots, seen=[len(pos.events)] * n)
+            assert fast.history == table.history
+            assert made == len(table.history) - len(pos.history)
+            assert (fast.winning_side, fast.winners) == (table.winning_side, table.winners)
+            assert fast.events == table.events
 
 
 def test_clone_plays_on_exactly_like_the_original() -> None:
@@ -97,3 +130,15 @@ def test_clone_copies_every_field_of_the_game_and_its_seats() -> None:
     for a, b in zip(game.seats, copy.seats, strict=True):
         for name in Seat.__slots__:
             assert getattr(b, name) == getattr(a, name), name
+
+
+class _Wrong(RuleBot):
+    def decide(self, view, options):  # type: ignore[no-untyped-def]
+        return "play:nothing@9"
+
+
+def test_a_choice_that_is_no_option_is_refused_by_the_engine() -> None:
+    game = Game.new(5, "classic", 3)
+    with pytest.raises(EngineError):
+        play_out(game, [_Wrong(f"w{i}") for i in range(5)])
+    assert game.pending is not None and len(game.pending.options) > 1  # left undecided

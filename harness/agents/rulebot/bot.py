@@ -3,7 +3,12 @@
 Contract:
 
 * Input is only what the seat protocol gives: :class:`SeatView` objects (``observe``/``choose``)
-  and the option ids.  The bot never touches a :class:`Game`.
+  and the option ids; the bot-only playout gives :meth:`RuleBot.decide` a
+  :class:`~harness.engine.live_view.LiveView` instead (the same fields, read on demand).  Both are
+  read through :class:`~harness.engine.live_view.SeatInfo`; the bot never touches a :class:`Game`.
+* Decisions that need no suspicion beliefs (answers to a Shot or a Raid, discards, put-backs)
+  do not compute them; the beliefs are a function of the feed read so far, who is alive and the
+  deal-time knowledge, so computing them later gives the values the bot would have kept.
 * Each event of the feed is processed exactly once, even when views overlap (``observe`` then
   ``choose`` with the same view, as an autopilot does); see :class:`.suspicion.Suspicion`.
 * Ties are broken by the bot's own :class:`random.Random`, seeded in :meth:`RuleBot.new_game`
@@ -18,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from harness.engine import SeatView
+from harness.engine.live_view import SeatInfo
 
 from ..base import Agent
 from . import reactions
@@ -47,14 +52,20 @@ class RuleBot(Agent):
         self._susp = None
         self._seat = seat
 
-    def observe(self, view: SeatView) -> None:
+    def resume(self, suspicion: Suspicion) -> None:
+        """Continue this game from ``suspicion``: a model of this seat that has read the feed up
+        to some event (the same picture as reading those events; :meth:`Suspicion.feed` then
+        reads only the newer ones).  Call after :meth:`new_game`."""
+        self._susp = suspicion
+
+    def observe(self, view: SeatInfo) -> None:
         self._suspicion(view).feed(view)
 
-    async def choose(self, view: SeatView, options: Sequence[str]) -> str:
+    async def choose(self, view: SeatInfo, options: Sequence[str]) -> str:
         return self.decide(view, options)
 
     # ---------------------------------------------------------------- core
-    def decide(self, view: SeatView, options: Sequence[str]) -> str:
+    def decide(self, view: SeatInfo, options: Sequence[str]) -> str:
         """The bot's choice for ``view``'s pending decision; always one of ``options``."""
         if len(options) == 1:
             self.observe(view)
@@ -63,7 +74,7 @@ class RuleBot(Agent):
         self.last_ties = ()
         susp = self._suspicion(view)
         susp.feed(view)
-        ctx = build_ctx(view, susp.beliefs(view))
+        ctx = build_ctx(view, lambda: susp.beliefs(view))
         kind = view.pending.kind if view.pending is not None else "play"
         choice = self._by_kind(kind, ctx, options)
         choice = choice if choice in options else options[0]
@@ -103,7 +114,7 @@ class RuleBot(Agent):
         self.last_ties = tuple(top)
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
-    def _suspicion(self, view: SeatView) -> Suspicion:
+    def _suspicion(self, view: SeatInfo) -> Suspicion:
         s = self._susp
         if s is None or s.n != view.n_seats or self._seat != view.viewer:
             s = self._susp = Suspicion(view.n_seats)

@@ -1,18 +1,19 @@
-"""The facts one decision needs, derived once from the :class:`SeatView` (and the beliefs).
+"""The facts one decision needs, derived once from the seat's view (and the beliefs).
 
-Contract: :class:`Ctx` is built from the view and the suspicion beliefs only; it is cheap (no
-feed scan) and read-only for the policy modules.
+Contract: :class:`Ctx` is built from the view (a :class:`~harness.engine.SeatView` or a
+:class:`~harness.engine.live_view.LiveView`: the same fields) and the suspicion beliefs only; it is
+cheap (no feed scan) and read-only for the policy modules.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Final
 
-from harness.engine import PublicSeat, SeatView
 from harness.engine.actions import Action, parse_action
 from harness.engine.cards import WEAPON_RANGE
+from harness.engine.live_view import PublicSeatInfo, SeatInfo
 
 from .goals import marshal_seat, wants
 from .suspicion import Belief
@@ -39,7 +40,7 @@ def parsed(option: str) -> Action:
     return a
 
 
-def has_equipment(seat: PublicSeat, kind: str) -> bool:
+def has_equipment(seat: PublicSeatInfo, kind: str) -> bool:
     """Whether ``seat`` has a Cover/Horse/Scope, as a card in play or built in (Ruling R-6)."""
     if kind == "scope" and seat.character in SCOPE_BUILTIN:
         return True
@@ -57,18 +58,53 @@ def weapon_value(weapon: str | None, shots: int) -> float:
     return float(WEAPON_RANGE[weapon])
 
 
-@dataclass(slots=True)
 class Ctx:
-    view: SeatView
-    me: PublicSeat
-    hand: Counter[str]
-    beliefs: list[Belief]
-    want: list[float]
-    marshal: int
-    alive: list[int]  # living seats other than the viewer
-    unlimited: bool  # may fire more than one Shot this turn
-    shots: int  # Shots in hand (Two-Face: Ricochets too)
-    reach: int  # weapon range + Marksmanship
+    """The facts of one decision.  ``beliefs`` and ``want`` are computed on first use: many
+    decisions (answers to a Shot or a Raid, discards, put-backs) never need them, and the
+    suspicion model gives the same beliefs whenever they are asked for within the decision."""
+
+    __slots__ = (
+        "view", "me", "hand", "marshal", "alive", "unlimited", "shots", "reach",
+        "_beliefs_of", "_beliefs", "_want",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        view: SeatInfo,
+        me: PublicSeatInfo,
+        hand: Counter[str],
+        beliefs: Callable[[], list[Belief]],
+        marshal: int,
+        alive: list[int],
+        unlimited: bool,
+        shots: int,
+        reach: int,
+    ) -> None:
+        self.view = view
+        self.me = me
+        self.hand = hand
+        self.marshal = marshal
+        self.alive = alive  # living seats other than the viewer
+        self.unlimited = unlimited  # may fire more than one Shot this turn
+        self.shots = shots  # Shots in hand (Two-Face: Ricochets too)
+        self.reach = reach  # weapon range + Marksmanship
+        self._beliefs_of = beliefs
+        self._beliefs: list[Belief] | None = None
+        self._want: list[float] | None = None
+
+    @property
+    def beliefs(self) -> list[Belief]:
+        b = self._beliefs
+        if b is None:
+            b = self._beliefs = self._beliefs_of()
+        return b
+
+    @property
+    def want(self) -> list[float]:
+        w = self._want
+        if w is None:
+            w = self._want = wants(self.view, self.beliefs, self.marshal)
+        return w
 
     @property
     def hp(self) -> int:
@@ -81,27 +117,29 @@ class Ctx:
     def n_alive(self) -> int:
         return len(self.alive) + 1
 
-    def seat(self, j: int) -> PublicSeat:
+    def seat(self, j: int) -> PublicSeatInfo:
         return self.view.seats[j]
 
 
-def build_ctx(view: SeatView, beliefs: list[Belief]) -> Ctx:
+def build_ctx(view: SeatInfo, beliefs: Callable[[], list[Belief]]) -> Ctx:
+    """The context of ``view``'s decision; ``beliefs()`` gives the suspicion beliefs when the
+    decision first needs them."""
     me = view.seats[view.viewer]
-    hand: Counter[str] = Counter(card_type(f) for f in view.hand)
+    hand: Counter[str] = Counter(map(card_type, view.hand))
     weapon = card_type(me.weapon) if me.weapon else None
     unlimited = view.high_noon or me.character == "mad_dog" or weapon == "volcanic"
     shots = hand["shot"] + (hand["ricochet"] if me.character == "two_face" else 0)
+    viewer = view.viewer
     return Ctx(
-        view=view,
-        me=me,
-        hand=hand,
-        beliefs=beliefs,
-        want=wants(view, beliefs),
-        marshal=marshal_seat(view),
-        alive=[s.seat for s in view.seats if s.alive and s.seat != view.viewer],
-        unlimited=unlimited,
-        shots=shots,
-        reach=me.weapon_range,
+        view,
+        me,
+        hand,
+        beliefs,
+        marshal_seat(view),
+        [s.seat for s in view.seats if s.alive and s.seat != viewer],
+        unlimited,
+        shots,
+        me.weapon_range,
     )
 
 

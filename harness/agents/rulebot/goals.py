@@ -20,35 +20,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.engine import SeatView
+from harness.engine.live_view import SeatInfo
 
 from .suspicion import Belief
 
 
-def living_outlaws(view: SeatView) -> int:
+def living_outlaws(view: SeatInfo) -> int:
     """Raiders and double agents not yet revealed as eliminated (public count)."""
     comp = view.composition
     dead = sum(1 for s in view.seats if not s.alive and s.role in ("raider", "double_agent"))
     return comp.get("raider", 0) + comp.get("double_agent", 0) - dead
 
 
-def living_deputies(view: SeatView) -> int:
+def living_deputies(view: SeatInfo) -> int:
     dead = sum(1 for s in view.seats if not s.alive and s.role == "deputy")
     return view.composition.get("deputy", 0) - dead
 
 
-def marshal_seat(view: SeatView) -> int:
+def marshal_seat(view: SeatInfo) -> int:
     for s in view.seats:
         if s.role == "marshal":
             return s.seat
     return -1
 
 
-def wants(view: SeatView, beliefs: Sequence[Belief]) -> list[float]:
-    """How much the viewer wants each seat hurt; see the module docstring."""
+def wants(view: SeatInfo, beliefs: Sequence[Belief], marshal: int | None = None) -> list[float]:
+    """How much the viewer wants each seat hurt; see the module docstring.  ``marshal``: the
+    Marshal's seat when the caller has it (:func:`marshal_seat`)."""
     role = view.role
     me = view.viewer
-    marshal = marshal_seat(view)
+    if marshal is None:
+        marshal = marshal_seat(view)
     out = [0.0] * view.n_seats
     alive = [s.seat for s in view.seats if s.alive and s.seat != me]
     if role in ("marshal", "deputy"):
@@ -89,7 +91,7 @@ def wants(view: SeatView, beliefs: Sequence[Belief]) -> list[float]:
     return out
 
 
-def kill_bonus(view: SeatView, want: float, beliefs: Belief) -> float:
+def kill_bonus(view: SeatInfo, want: float, beliefs: Belief) -> float:
     """Extra value of eliminating a seat (on top of hurting it): its role's weight, and for the
     Marshal the penalty risk of eliminating a Deputy (RULES.md §7 R-9 step 5)."""
     bonus = want

@@ -18,14 +18,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from harness.engine import SeatView
+from harness.engine.live_view import SeatInfo
 
 from .suspicion import Suspicion
 
 Beliefs = dict[int, dict[str, float]]
 
 
-def _unaccounted(view: SeatView) -> Counter[str]:
+def _unaccounted(view: SeatInfo) -> Counter[str]:
     left: Counter[str] = Counter(view.composition)
     left[view.role] -= 1
     for s in view.seats:
@@ -37,7 +37,7 @@ def _unaccounted(view: SeatView) -> Counter[str]:
 
 
 def suspicion_roles(
-    suspicion: Suspicion, view: SeatView, targets: Sequence[int], roles: Sequence[str]
+    suspicion: Suspicion, view: SeatInfo, targets: Sequence[int], roles: Sequence[str]
 ) -> Beliefs:
     """Role probabilities of ``targets`` over ``roles`` from the bot's beliefs on ``view``."""
     beliefs = suspicion.beliefs(view)

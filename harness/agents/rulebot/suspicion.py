@@ -2,7 +2,7 @@
 
 Contract:
 
-* :meth:`Suspicion.feed` takes the events of a :class:`SeatView` and processes each event index
+* :meth:`Suspicion.feed` takes the events of a seat's view and processes each event index
   at most once, so views whose feeds overlap (``observe`` then ``choose`` on the same view) are
   harmless.  Events are never re-scanned: only the new ones are read.
 * Hostile acts are recorded in an attack matrix ``attacks[a][b]`` (a Shot, Duel or Jail aimed at
@@ -14,7 +14,8 @@ Contract:
   double agent).  Attacks on the Marshal count double; attacking a likely raider makes the attacker
   look lawful, and an attack by a likely lawman makes the victim look outlaw.  The probabilities
   are fitted so that the expected count of each hidden role matches the composition.
-* Only the :class:`SeatView` is read — never the game.
+* Only the seat's view (:class:`~harness.engine.live_view.SeatInfo`) is read — never the game.
+  :meth:`Suspicion.copy` continues a picture separately (rollouts of one position).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from harness.engine import SeatView
+from harness.engine.live_view import SeatInfo
 
 # How much each public act says about the actor's attitude to its target.
 _PLAY_WEIGHT = {
@@ -43,6 +44,7 @@ _LAW = ("marshal", "deputy")
 _OUT = ("raider", "double_agent")
 
 Belief = tuple[float, float, float]  # p_law, p_out, p_loner
+ELIMINATED = (-1, -1)  # an evidence change that concerns the whole table
 
 
 def _onehot(role: str) -> Belief:
@@ -53,10 +55,12 @@ def _onehot(role: str) -> Belief:
     return (0.0, 0.0, 1.0)
 
 
-class Suspicion:
-    """The public-feed picture of one seat; see the module docstring for the contract."""
+class Evidence:
+    """The attack matrix read from the public event feed.  It holds only what every seat sees
+    alike (who attacked whom, who was eliminated: the public part of every event), so the seats
+    of one table may share it: each event is then read once for all of them."""
 
-    __slots__ = ("n", "seen", "attacks", "_area", "_dirty", "_beliefs", "_key", "acts")
+    __slots__ = ("n", "seen", "attacks", "acts", "_area", "changes")
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -64,23 +68,36 @@ class Suspicion:
         self.attacks = [[0.0] * n for _ in range(n)]
         self.acts = [0] * n  # hostile acts each seat made (how much evidence there is)
         self._area = False  # the last card played hits everyone (Raid, Buckshot)
-        self._dirty = True
-        self._beliefs: list[Belief] = []
-        self._key: tuple[Any, ...] = ()
+        # every change that may call for new beliefs, in order: the pair of seats (attacker,
+        # target) whose entry of the matrix changed, or ``ELIMINATED`` (the table changed)
+        self.changes: list[tuple[int, int]] = []
 
-    # ------------------------------------------------------------------ feed
-    def feed(self, view: SeatView) -> None:
+    @property
+    def version(self) -> int:
+        """The number of changes so far."""
+        return len(self.changes)
+
+    def copy(self) -> Evidence:
+        """An independent copy, fed on separately."""
+        c = Evidence.__new__(Evidence)
+        c.n, c.seen, c._area = self.n, self.seen, self._area
+        c.changes = list(self.changes)
+        c.attacks = [list(row) for row in self.attacks]
+        c.acts = list(self.acts)
+        return c
+
+    def feed(self, view: SeatInfo) -> None:
         """Process the events of ``view`` that were not processed yet (each index once)."""
-        events = view.events
-        first = view.event_count - len(events)
-        start = self.seen - first
-        if start >= len(events):
+        count = view.event_count
+        if self.seen >= count:  # nothing new (a shared matrix another seat brought up to date)
             return
+        events = view.events
+        start = self.seen - (count - len(events))
         if start < 0:  # a gap (the bot joined late): read what there is
             start = 0
         for e in events[start:]:
             self._event(e)
-        self.seen = view.event_count
+        self.seen = count
 
     def _event(self, e: dict[str, Any]) -> None:
         t = e["t"]
@@ -104,7 +121,7 @@ class Suspicion:
         elif t == "turn":
             self._area = False
         elif t == "eliminated":
-            self._dirty = True
+            self.changes.append(ELIMINATED)
 
     def _attack(self, a: int, b: int, w: float) -> None:
         if a == b or not (0 <= a < self.n and 0 <= b < self.n):
@@ -112,29 +129,84 @@ class Suspicion:
         self.attacks[a][b] += w
         if w > 0:
             self.acts[a] += 1
-        self._dirty = True
+        self.changes.append((a, b))
+
+
+class Suspicion:
+    """The public-feed picture of one seat; see the module docstring for the contract.  The
+    :class:`Evidence` is the seat's own unless one is given to share."""
+
+    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key", "_fixed")
+
+    def __init__(self, n: int, evidence: Evidence | None = None) -> None:
+        self.n = n
+        self.evidence = Evidence(n) if evidence is None else evidence
+        self._version = -1  # the evidence version of the kept beliefs (-1: none)
+        self._fixed: frozenset[int] = frozenset()  # seats whose beliefs the evidence cannot move
+        self._beliefs: list[Belief] = []
+        self._key: tuple[Any, ...] = ()
+
+    @property
+    def seen(self) -> int:
+        return self.evidence.seen
+
+    @property
+    def attacks(self) -> list[list[float]]:
+        return self.evidence.attacks
+
+    @property
+    def acts(self) -> list[int]:
+        return self.evidence.acts
+
+    def copy(self, shared: dict[int, Evidence] | None = None) -> Suspicion:
+        """An independent copy: the same picture, fed on separately.  Copies made with the same
+        ``shared`` dict share one copy of each shared :class:`Evidence`."""
+        ev = self.evidence
+        if shared is None:
+            evidence = ev.copy()
+        else:
+            found = shared.get(id(ev))
+            evidence = shared[id(ev)] = ev.copy() if found is None else found
+        c = Suspicion(self.n, evidence)
+        c._version, c._beliefs, c._key = self._version, list(self._beliefs), self._key
+        c._fixed = self._fixed
+        return c
+
+    def feed(self, view: SeatInfo) -> None:
+        """Process the events of ``view`` that were not processed yet (each index once)."""
+        self.evidence.feed(view)
 
     # --------------------------------------------------------------- beliefs
-    def beliefs(self, view: SeatView) -> list[Belief]:
+    def beliefs(self, view: SeatInfo) -> list[Belief]:
         """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
-        key = (view.viewer, view.role, tuple(s.alive for s in view.seats))
-        if not self._dirty and key == self._key:
-            return self._beliefs
+        key = (view.viewer, view.role, tuple([s.alive for s in view.seats]))
+        evidence = self.evidence
+        version = evidence.version
+        if key == self._key and self._version >= 0:
+            if version == self._version:
+                return self._beliefs
+            # the beliefs read the matrix only in the rows and columns of the seats they fit:
+            # changes between seats whose beliefs are fixed leave them exactly as they are
+            fixed = self._fixed
+            if all(a in fixed and b in fixed for a, b in evidence.changes[self._version : version]):
+                self._version = version
+                return self._beliefs
         self._beliefs = self._compute(view)
         self._key = key
-        self._dirty = False
+        self._version = version
         return self._beliefs
 
-    def _compute(self, view: SeatView) -> list[Belief]:
+    def _compute(self, view: SeatInfo) -> list[Belief]:
         n = self.n
         fixed: dict[int, Belief] = {}
         counts = dict(view.composition)
+        viewer, known = view.viewer, view.known_roles
         for s in view.seats:
             role = s.role
-            if s.seat == view.viewer:
+            if s.seat == viewer:
                 role = view.role
             elif role is None:
-                role = view.known_roles.get(s.seat)
+                role = known.get(s.seat)
             if role is not None:
                 fixed[s.seat] = _onehot(role)
                 counts[role] = counts.get(role, 0) - 1
@@ -169,13 +241,15 @@ class Suspicion:
         for i in pair:
             beliefs[i] = (0.5, 0.5, 0.0)
         free = hidden + pair
+        self._fixed = frozenset(range(n)).difference(free)
         if not free:
             return beliefs
         score = [0.0] * n
-        att = self.attacks
+        att = self.evidence.attacks
+        marshal = self._marshal(view)
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
-            law[self._marshal(view)] *= _MARSHAL_FACTOR
+            law[marshal] *= _MARSHAL_FACTOR
             for i in free:
                 row = att[i]
                 acc = 0.0
@@ -195,7 +269,7 @@ class Suspicion:
         return beliefs
 
     @staticmethod
-    def _marshal(view: SeatView) -> int:
+    def _marshal(view: SeatInfo) -> int:
         for s in view.seats:
             if s.role == "marshal":
                 return s.seat
@@ -211,23 +285,25 @@ def _fit(
 ) -> None:
     """Per-seat likelihoods from the scores, then a few rounds of proportional fitting so that
     each row sums to 1 and each column to the number of hidden seats of that side."""
-    rows: list[list[float]] = []
+    p_law, p_out, p_lon = prior
+    c_law, c_out, c_lon = col
+    rows: list[Belief] = []
     for i in hidden:
         x = math.exp(max(-6.0, min(6.0, score[i])))
-        rows.append([prior[0] / x, prior[1] * x, prior[2]])
+        rows.append((p_law / x, p_out * x, p_lon))
     for _ in range(4):
-        for r in rows:
-            t = r[0] + r[1] + r[2]
-            if t > 0:
-                r[0] /= t
-                r[1] /= t
-                r[2] /= t
-        for c in range(3):
-            t = sum(r[c] for r in rows)
-            if t > 0 and col[c] > 0:
-                f = col[c] / t
-                for r in rows:
-                    r[c] *= f
-    for i, r in zip(hidden, rows, strict=True):
-        t = r[0] + r[1] + r[2]
-        beliefs[i] = (r[0] / t, r[1] / t, r[2] / t) if t > 0 else prior
+        rows = [
+            (a / t, b / t, c / t) if t > 0 else (a, b, c) for a, b, c in rows for t in (a + b + c,)
+        ]
+        law, out, lon = zip(*rows, strict=True)
+        # a column that is not fitted is scaled by exactly 1.0 (its values stay the same)
+        t = sum(law)
+        f_law = c_law / t if t > 0 and c_law > 0 else 1.0
+        t = sum(out)
+        f_out = c_out / t if t > 0 and c_out > 0 else 1.0
+        t = sum(lon)
+        f_lon = c_lon / t if t > 0 and c_lon > 0 else 1.0
+        rows = [(a * f_law, b * f_out, c * f_lon) for a, b, c in rows]
+    for i, (a, b, c) in zip(hidden, rows, strict=True):
+        t = a + b + c
+        beliefs[i] = (a / t, b / t, c / t) if t > 0 else prior

@@ -1,0 +1,79 @@
+"""The attack matrix is the same for every seat (it reads only the public part of events), so
+the seats of a playout may share one :class:`Evidence`: at every decision of games of every size
+and mode, each seat's own evidence read from its own views equals the shared one."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.agents.rulebot.suspicion import Evidence, Suspicion
+from harness.analysis.playout import new_bots, play_out
+from harness.engine import Game, build_view
+from harness.engine.roles import MODES
+
+CASES = [(n, mode, 70 + n) for n in range(4, 9) for mode in MODES]
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES)
+def test_each_seats_evidence_equals_the_shared_one(n: int, mode: str, seed: int) -> None:
+    game = Game.new(n, mode, seed)
+    bots = new_bots(game, seed)
+    shared = bots[0]._susp
+    assert shared is not None
+    own = [Evidence(n) for _ in range(n)]
+    seen = [0] * n
+    checked = 0
+
+    def visit(g: Game, k: int) -> None:
+        nonlocal checked
+        seat = g.pending.seat
+        view = build_view(g, seat, since=seen[seat])
+        seen[seat] = view.event_count
+        own[seat].feed(view)
+        # the shared evidence, read so far from whichever seats' views came first, brought up
+        # to this event by this view (reading an event twice is impossible: indices are kept)
+        shared.feed(view)
+        assert shared.evidence.seen == own[seat].seen
+        assert own[seat].attacks == shared.evidence.attacks
+        assert own[seat].acts == shared.evidence.acts
+        checked += 1
+
+    play_out(game, bots, visit=visit)
+    assert checked > 20
+    assert {id(b._susp.evidence) for b in bots if b._susp} == {id(shared.evidence)}
+
+
+def test_copies_share_one_copy_of_a_shared_evidence() -> None:
+    evidence = Evidence(5)
+    a, b = Suspicion(5, evidence), Suspicion(5, evidence)
+    evidence.attacks[1][2] = 1.0
+    memo: dict[int, Evidence] = {}
+    ca, cb = a.copy(memo), b.copy(memo)
+    assert ca.evidence is cb.evidence and ca.evidence is not evidence
+    ca.evidence.attacks[1][2] = 2.0
+    assert evidence.attacks[1][2] == 1.0
+    assert Suspicion(5, evidence).copy().evidence is not evidence
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES)
+def test_kept_beliefs_equal_a_fresh_fit_at_every_decision(n: int, mode: str, seed: int) -> None:
+    """Beliefs kept across changes between seats whose beliefs are fixed are exactly what a
+    fresh fit of the whole matrix gives."""
+    game = Game.new(n, mode, seed)
+    bots = new_bots(game, seed)
+    kept = 0
+
+    def visit(g: Game, k: int) -> None:
+        nonlocal kept
+        seat = g.pending.seat
+        susp = bots[seat]._susp
+        assert susp is not None
+        view = build_view(g, seat, since=0)
+        susp.feed(view)
+        before, old = susp._version, susp._beliefs
+        got = susp.beliefs(view)
+        kept += got is old and susp._version != before  # moved on without a fit
+        assert got == Suspicion(n, susp.evidence)._compute(view)
+
+    play_out(game, bots, visit=visit)
+    assert kept > 0  # the beliefs were kept across such changes at least once
