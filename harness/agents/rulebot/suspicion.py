@@ -247,17 +247,25 @@ class Suspicion:
         score = [0.0] * n
         att = self.evidence.attacks
         marshal = self._marshal(view)
+        # each free seat's score is a sum over the seats j in order: its attack on j times j's
+        # lawfulness, then j's attack on it times _REVERSE times j's lawfulness (non-zero terms)
+        terms: list[tuple[int, list[tuple[float, int]]]] = []
+        for i in free:
+            row = att[i]
+            mine: list[tuple[float, int]] = []
+            for j in range(n):
+                if row[j]:
+                    mine.append((row[j], j))
+                if att[j][i]:
+                    mine.append((_REVERSE * att[j][i], j))
+            terms.append((i, mine))
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
             law[marshal] *= _MARSHAL_FACTOR
-            for i in free:
-                row = att[i]
+            for i, mine in terms:
                 acc = 0.0
-                for j in range(n):
-                    if row[j]:
-                        acc += row[j] * law[j]
-                    if att[j][i]:
-                        acc += _REVERSE * att[j][i] * law[j]
+                for w, j in mine:
+                    acc += w * law[j]
                 score[i] = acc
             if pair:  # exactly one of the two is the double agent
                 a, b = pair
@@ -287,23 +295,35 @@ def _fit(
     each row sums to 1 and each column to the number of hidden seats of that side."""
     p_law, p_out, p_lon = prior
     c_law, c_out, c_lon = col
-    rows: list[Belief] = []
+    law: list[float] = []
+    out: list[float] = []
+    lon: list[float] = []
     for i in hidden:
         x = math.exp(max(-6.0, min(6.0, score[i])))
-        rows.append((p_law / x, p_out * x, p_lon))
+        law.append(p_law / x)
+        out.append(p_out * x)
+        lon.append(p_lon)
+    k = len(law)
     for _ in range(4):
-        rows = [
-            (a / t, b / t, c / t) if t > 0 else (a, b, c) for a, b, c in rows for t in (a + b + c,)
-        ]
-        law, out, lon = zip(*rows, strict=True)
+        # each row to a sum of 1, then each column to its count
+        s_law = s_out = s_lon = 0.0
+        for r in range(k):
+            a, b, c = law[r], out[r], lon[r]
+            t = a + b + c
+            if t > 0:
+                a, b, c = a / t, b / t, c / t
+                law[r], out[r], lon[r] = a, b, c
+            s_law += a
+            s_out += b
+            s_lon += c
         # a column that is not fitted is scaled by exactly 1.0 (its values stay the same)
-        t = sum(law)
-        f_law = c_law / t if t > 0 and c_law > 0 else 1.0
-        t = sum(out)
-        f_out = c_out / t if t > 0 and c_out > 0 else 1.0
-        t = sum(lon)
-        f_lon = c_lon / t if t > 0 and c_lon > 0 else 1.0
-        rows = [(a * f_law, b * f_out, c * f_lon) for a, b, c in rows]
-    for i, (a, b, c) in zip(hidden, rows, strict=True):
+        f_law = c_law / s_law if s_law > 0 and c_law > 0 else 1.0
+        f_out = c_out / s_out if s_out > 0 and c_out > 0 else 1.0
+        f_lon = c_lon / s_lon if s_lon > 0 and c_lon > 0 else 1.0
+        law = [a * f_law for a in law]
+        out = [b * f_out for b in out]
+        lon = [c * f_lon for c in lon]
+    for r, i in enumerate(hidden):
+        a, b, c = law[r], out[r], lon[r]
         t = a + b + c
         beliefs[i] = (a / t, b / t, c / t) if t > 0 else prior
