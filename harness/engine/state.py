@@ -12,7 +12,7 @@ import random
 from collections import deque
 from typing import Any, NamedTuple
 
-from .actions import Action
+from .actions import Action, action_id
 from .cards import CARD_FACE, CARD_SUIT, CARD_TYPE, REVOLVER_RANGE, WEAPON_RANGE
 from .roles import HIGH_NOON_ROUND
 
@@ -29,7 +29,7 @@ class Decision(NamedTuple):
 
     @property
     def option_ids(self) -> list[str]:
-        return [a.id for a in self.options]
+        return list(map(action_id, self.options))
 
 
 class Seat:

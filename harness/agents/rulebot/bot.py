@@ -74,7 +74,7 @@ class RuleBot(Agent):
         self.last_ties = ()
         susp = self._suspicion(view)
         susp.feed(view)
-        ctx = build_ctx(view, lambda: susp.beliefs(view))
+        ctx = build_ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
         kind = view.pending.kind if view.pending is not None else "play"
         choice = self._by_kind(kind, ctx, options)
         choice = choice if choice in options else options[0]

@@ -20,6 +20,8 @@ from .suspicion import Belief
 
 _TYPE_OF: dict[str, str] = {}
 _PARSED: dict[str, Action] = {}
+_HAND_TYPES: dict[tuple[str, ...], Counter[str]] = {}  # read-only counts; hands recur
+_HAND_TYPES_MAX = 65_536
 BUILTIN: Final = {"cover": "iron_brow", "horse": "pass_shadow"}
 SCOPE_BUILTIN: Final = ("eagle_eye", "mad_dog")
 
@@ -82,7 +84,7 @@ class Ctx:
     ) -> None:
         self.view = view
         self.me = me
-        self.hand = hand
+        self.hand = hand  # card type -> copies in hand; shared between decisions: never changed
         self.marshal = marshal
         self.alive = alive  # living seats other than the viewer
         self.unlimited = unlimited  # may fire more than one Shot this turn
@@ -121,11 +123,18 @@ class Ctx:
         return self.view.seats[j]
 
 
-def build_ctx(view: SeatInfo, beliefs: Callable[[], list[Belief]]) -> Ctx:
+def build_ctx(
+    view: SeatInfo, beliefs: Callable[[], list[Belief]], marshal: int | None = None
+) -> Ctx:
     """The context of ``view``'s decision; ``beliefs()`` gives the suspicion beliefs when the
-    decision first needs them."""
+    decision first needs them; ``marshal``: the Marshal's seat when the caller has it."""
     me = view.seats[view.viewer]
-    hand: Counter[str] = Counter(map(card_type, view.hand))
+    faces = view.hand
+    hand = _HAND_TYPES.get(faces)
+    if hand is None:
+        if len(_HAND_TYPES) >= _HAND_TYPES_MAX:
+            _HAND_TYPES.clear()
+        hand = _HAND_TYPES[faces] = Counter(map(card_type, faces))
     weapon = card_type(me.weapon) if me.weapon else None
     unlimited = view.high_noon or me.character == "mad_dog" or weapon == "volcanic"
     shots = hand["shot"] + (hand["ricochet"] if me.character == "two_face" else 0)
@@ -135,7 +144,7 @@ def build_ctx(view: SeatInfo, beliefs: Callable[[], list[Belief]]) -> Ctx:
         me,
         hand,
         beliefs,
-        marshal_seat(view),
+        marshal_seat(view) if marshal is None else marshal,
         [s.seat for s in view.seats if s.alive and s.seat != viewer],
         unlimited,
         shots,

@@ -136,7 +136,7 @@ class Suspicion:
     """The public-feed picture of one seat; see the module docstring for the contract.  The
     :class:`Evidence` is the seat's own unless one is given to share."""
 
-    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key", "_fixed")
+    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key", "_fixed", "_marshal_at")
 
     def __init__(self, n: int, evidence: Evidence | None = None) -> None:
         self.n = n
@@ -145,6 +145,7 @@ class Suspicion:
         self._fixed: frozenset[int] = frozenset()  # seats whose beliefs the evidence cannot move
         self._beliefs: list[Belief] = []
         self._key: tuple[Any, ...] = ()
+        self._marshal_at = -1  # the Marshal's seat once seen (his role is always public)
 
     @property
     def seen(self) -> int:
@@ -170,6 +171,7 @@ class Suspicion:
         c = Suspicion(self.n, evidence)
         c._version, c._beliefs, c._key = self._version, list(self._beliefs), self._key
         c._fixed = self._fixed
+        c._marshal_at = self._marshal_at
         return c
 
     def feed(self, view: SeatInfo) -> None:
@@ -246,7 +248,9 @@ class Suspicion:
             return beliefs
         score = [0.0] * n
         att = self.evidence.attacks
-        marshal = self._marshal(view)
+        marshal = self.marshal(view)
+        if marshal < 0:
+            marshal = 0
         # each free seat's score is a sum over the seats j in order: its attack on j times j's
         # lawfulness, then j's attack on it times _REVERSE times j's lawfulness (non-zero terms)
         terms: list[tuple[int, list[tuple[float, int]]]] = []
@@ -276,12 +280,16 @@ class Suspicion:
                 _fit(beliefs, hidden, score, prior, col)
         return beliefs
 
-    @staticmethod
-    def _marshal(view: SeatInfo) -> int:
-        for s in view.seats:
-            if s.role == "marshal":
-                return s.seat
-        return 0
+    def marshal(self, view: SeatInfo) -> int:
+        """The Marshal's seat (-1: none at this table); his role is public from the deal on
+        (RULES.md §9), so the seat found once stays his."""
+        m = self._marshal_at
+        if m < 0:
+            for s in view.seats:
+                if s.role == "marshal":
+                    m = self._marshal_at = s.seat
+                    break
+        return m
 
 
 def _fit(
