@@ -303,24 +303,22 @@ def _fit(
     each row sums to 1 and each column to the number of hidden seats of that side."""
     p_law, p_out, p_lon = prior
     c_law, c_out, c_lon = col
-    law: list[float] = []
-    out: list[float] = []
-    lon: list[float] = []
-    for i in hidden:
-        x = math.exp(max(-6.0, min(6.0, score[i])))
-        law.append(p_law / x)
-        out.append(p_out * x)
-        lon.append(p_lon)
-    k = len(law)
+    xs = [math.exp(max(-6.0, min(6.0, score[i]))) for i in hidden]
+    law = [p_law / x for x in xs]
+    out = [p_out * x for x in xs]
+    lon = [p_lon] * len(xs)
+    rows = range(len(xs))
+    # each round: the previous round's column factors (1.0 at first: values stay the same), each
+    # row to a sum of 1, then the column sums for this round's factors
+    f_law = f_out = f_lon = 1.0
     for _ in range(4):
-        # each row to a sum of 1, then each column to its count
         s_law = s_out = s_lon = 0.0
-        for r in range(k):
-            a, b, c = law[r], out[r], lon[r]
+        for r in rows:
+            a, b, c = law[r] * f_law, out[r] * f_out, lon[r] * f_lon
             t = a + b + c
             if t > 0:
                 a, b, c = a / t, b / t, c / t
-                law[r], out[r], lon[r] = a, b, c
+            law[r], out[r], lon[r] = a, b, c
             s_law += a
             s_out += b
             s_lon += c
@@ -328,10 +326,7 @@ def _fit(
         f_law = c_law / s_law if s_law > 0 and c_law > 0 else 1.0
         f_out = c_out / s_out if s_out > 0 and c_out > 0 else 1.0
         f_lon = c_lon / s_lon if s_lon > 0 and c_lon > 0 else 1.0
-        law = [a * f_law for a in law]
-        out = [b * f_out for b in out]
-        lon = [c * f_lon for c in lon]
     for r, i in enumerate(hidden):
-        a, b, c = law[r], out[r], lon[r]
+        a, b, c = law[r] * f_law, out[r] * f_out, lon[r] * f_lon
         t = a + b + c
         beliefs[i] = (a / t, b / t, c / t) if t > 0 else prior
