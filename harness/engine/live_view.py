@@ -321,3 +321,17 @@ class LiveView:
     @property
     def winners(self) -> tuple[int, ...]:
         return self._game.winners
+
+
+def events_from(view: SeatInfo, start: int) -> Sequence[dict[str, Any]]:
+    """The events of ``view``'s feed whose index in the game's whole feed is ``start`` or more
+    (all of its feed when that starts later): the same events as the end of ``view.events``,
+    without filtering the earlier ones for a :class:`LiveView`."""
+    if isinstance(view, LiveView):
+        v = view.viewer
+        first = start if start > view._since else view._since
+        # a public event (no recipients) is shown as it is: filter_event's first rule
+        return [e if "to" not in e else filter_event(e, v) for e in view._game.events[first:]]
+    events = view.events
+    first = start - (view.event_count - len(events))
+    return events[first:] if first > 0 else events

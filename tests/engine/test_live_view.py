@@ -13,7 +13,7 @@ import pytest
 
 from harness.analysis.playout import new_bots, play_out
 from harness.engine import SPECTATOR, Game, PublicSeat, SeatView, build_view
-from harness.engine.live_view import LiveSeat, LiveView, live_seats
+from harness.engine.live_view import LiveSeat, LiveView, events_from, live_seats
 from harness.engine.roles import MODES
 
 SEAT_FIELDS = [f.name for f in dataclasses.fields(PublicSeat)]
@@ -73,3 +73,25 @@ def test_live_view_is_for_a_seat_only(viewer: int) -> None:
         LiveView(game, viewer, 0)
     with pytest.raises(ValueError, match="no seat"):
         live_seats(game, viewer)
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES[::3])
+def test_events_from_is_the_end_of_the_feed(n: int, mode: str, seed: int) -> None:
+    """``events_from(view, start)`` equals the events of ``view.events`` whose index in the game's
+    feed is ``start`` or more, for live views and seat views, starts before, inside and after the
+    view's own feed."""
+    game = Game.new(n, mode, seed)
+    rng = random.Random(seed)
+
+    def visit(g: Game, k: int) -> None:
+        count = len(g.events)
+        for s in range(n):
+            since = rng.randrange(count + 1)
+            for view in (LiveView(g, s, since), build_view(g, s, since=since)):
+                events = list(view.events)
+                for start in {0, since, rng.randrange(count + 1), count}:
+                    want = events[max(0, start - since) :]
+                    assert list(events_from(view, start)) == want, (s, since, start)
+
+    play_out(game, new_bots(game, seed), visit=visit)
+    assert game.is_over

@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from harness.engine.live_view import SeatInfo
+from harness.engine.live_view import SeatInfo, events_from
 
 # How much each public act says about the actor's attitude to its target.
 _PLAY_WEIGHT = {
@@ -91,11 +91,8 @@ class Evidence:
         count = view.event_count
         if self.seen >= count:  # nothing new (a shared matrix another seat brought up to date)
             return
-        events = view.events
-        start = self.seen - (count - len(events))
-        if start < 0:  # a gap (the bot joined late): read what there is
-            start = 0
-        for e in events[start:]:
+        # from the first event not processed yet (a gap, the bot joined late: what there is)
+        for e in events_from(view, self.seen):
             self._event(e)
         self.seen = count
 
