@@ -260,14 +260,20 @@ class Suspicion:
                 if att[j][i]:
                     mine.append((_REVERSE * att[j][i], j))
             terms.append((i, mine))
+        last: list[float] = []  # the previous round's scores of the free seats
         for _ in range(3):
             law = [b[0] - b[1] for b in beliefs]
             law[marshal] *= _MARSHAL_FACTOR
+            now: list[float] = []
             for i, mine in terms:
                 acc = 0.0
                 for w, j in mine:
                     acc += w * law[j]
                 score[i] = acc
+                now.append(acc)
+            if now == last:  # the same scores give the beliefs the last round gave: done
+                break
+            last = now
             if pair:  # exactly one of the two is the double agent
                 a, b = pair
                 q = 1.0 / (1.0 + math.exp(max(-8.0, min(8.0, score[b] - score[a]))))
