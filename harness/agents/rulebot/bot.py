@@ -75,7 +75,8 @@ class RuleBot(Agent):
         susp = self._suspicion(view)
         susp.feed(view)
         ctx = build_ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
-        kind = view.pending.kind if view.pending is not None else "play"
+        pending = view.pending
+        kind = pending.kind if pending is not None else "play"
         choice = self._by_kind(kind, ctx, options)
         choice = choice if choice in options else options[0]
         if choice not in self.last_ties:

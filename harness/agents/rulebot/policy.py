@@ -62,7 +62,10 @@ def _self_gain(ctx: Ctx) -> float:
 
 def _shot(ctx: Ctx, a: Action) -> float:
     j = a.target
-    v = hurt(ctx, j) * (1.0 - p_dodge(ctx, j))
+    v = hurt(ctx, j)
+    if v <= 0.02:  # a chance to hit (at most 1.0) cannot raise it
+        return 0.0
+    v *= 1.0 - p_dodge(ctx, j)
     if v <= 0.02:
         return 0.0
     if ctx.me.character == "two_face":  # fire the card held more often, keep the other
