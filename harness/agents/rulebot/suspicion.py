@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from harness.engine.live_view import SeatInfo, events_from
 
@@ -133,7 +133,7 @@ class Suspicion:
     """The public-feed picture of one seat; see the module docstring for the contract.  The
     :class:`Evidence` is the seat's own unless one is given to share."""
 
-    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key", "_fixed", "_marshal_at")
+    __slots__ = ("n", "evidence", "_version", "_beliefs", "_key", "_fixed", "_marshal_at", "_setup")
 
     def __init__(self, n: int, evidence: Evidence | None = None) -> None:
         self.n = n
@@ -143,6 +143,7 @@ class Suspicion:
         self._beliefs: list[Belief] = []
         self._key: tuple[Any, ...] = ()
         self._marshal_at = -1  # the Marshal's seat once seen (his role is always public)
+        self._setup: _Setup | None = None  # what a fit starts from, for the table of its key
 
     @property
     def seen(self) -> int:
@@ -169,6 +170,7 @@ class Suspicion:
         c._version, c._beliefs, c._key = self._version, list(self._beliefs), self._key
         c._fixed = self._fixed
         c._marshal_at = self._marshal_at
+        c._setup = self._setup
         return c
 
     def feed(self, view: SeatInfo) -> None:
@@ -178,7 +180,7 @@ class Suspicion:
     # --------------------------------------------------------------- beliefs
     def beliefs(self, view: SeatInfo) -> list[Belief]:
         """``(p_law, p_out, p_loner)`` for every seat (eliminated seats: their revealed role)."""
-        key = (view.viewer, view.role, tuple([s.alive for s in view.seats]))
+        key = _key(view)
         evidence = self.evidence
         version = evidence.version
         if key == self._key and self._version >= 0:
@@ -190,57 +192,24 @@ class Suspicion:
             if all(a in fixed and b in fixed for a, b in evidence.changes[self._version : version]):
                 self._version = version
                 return self._beliefs
-        self._beliefs = self._compute(view)
+        setup = self._setup
+        if setup is None or setup.key != key:
+            setup = self._setup = _prepare(view, key)
+        self._fixed = setup.fixed
+        self._beliefs = self._compute(view, setup)
         self._key = key
         self._version = version
         return self._beliefs
 
-    def _compute(self, view: SeatInfo) -> list[Belief]:
+    def _compute(self, view: SeatInfo, setup: _Setup | None = None) -> list[Belief]:
+        """The beliefs fitted from the evidence; ``setup``: :func:`_prepare` of ``view``'s key
+        (made from the view when not given)."""
         n = self.n
-        fixed: dict[int, Belief] = {}
-        counts = dict(view.composition)
-        viewer, known = view.viewer, view.known_roles
-        for s in view.seats:
-            role = s.role
-            if s.seat == viewer:
-                role = view.role
-            elif role is None:
-                role = known.get(s.seat)
-            if role is not None:
-                fixed[s.seat] = _onehot(role)
-                counts[role] = counts.get(role, 0) - 1
-        pair: list[int] = []
-        if view.marshal_pair is not None:
-            a, b = view.marshal_pair
-            if a in fixed and b not in fixed:
-                fixed[b] = (fixed[a][1], fixed[a][0], 0.0)  # the other one of the pair
-                counts["deputy" if fixed[b][0] else "double_agent"] = (
-                    counts.get("deputy" if fixed[b][0] else "double_agent", 0) - 1
-                )
-            elif b in fixed and a not in fixed:
-                fixed[a] = (fixed[b][1], fixed[b][0], 0.0)
-                counts["deputy" if fixed[a][0] else "double_agent"] = (
-                    counts.get("deputy" if fixed[a][0] else "double_agent", 0) - 1
-                )
-            elif a not in fixed and b not in fixed:
-                pair = [a, b]
-                counts["deputy"] = counts.get("deputy", 0) - 1
-                counts["double_agent"] = counts.get("double_agent", 0) - 1
-        hidden = [i for i in range(n) if i not in fixed and i not in pair]
-        c_law = max(0, counts.get("deputy", 0))
-        c_out = max(0, counts.get("raider", 0) + counts.get("double_agent", 0))
-        c_lon = max(0, counts.get("loner", 0))
-        total = c_law + c_out + c_lon
-        k = len(hidden)
-        prior = (
-            (c_law / total, c_out / total, c_lon / total) if total and k else (1 / 3, 1 / 3, 1 / 3)
-        )
-        col = (float(c_law), float(c_out), float(c_lon))
-        beliefs: list[Belief] = [fixed.get(i, (0.0, 0.0, 0.0)) for i in range(n)]
-        for i in pair:
-            beliefs[i] = (0.5, 0.5, 0.0)
-        free = hidden + pair
-        self._fixed = frozenset(range(n)).difference(free)
+        if setup is None:
+            setup = _prepare(view, _key(view))
+        hidden, pair, prior, col = setup.hidden, setup.pair, setup.prior, setup.col
+        beliefs = list(setup.beliefs)
+        free = setup.free
         if not free:
             return beliefs
         score = [0.0] * n
@@ -293,6 +262,76 @@ class Suspicion:
                     m = self._marshal_at = s.seat
                     break
         return m
+
+
+def _key(view: SeatInfo) -> tuple[Any, ...]:
+    """What the beliefs depend on besides the evidence: the viewer, the role, who is alive (the
+    deal-time knowledge, ``known_roles`` and the Marshal's pair, is given at the deal only)."""
+    return (view.viewer, view.role, tuple([s.alive for s in view.seats]))
+
+
+class _Setup(NamedTuple):
+    """What a fit starts from (see :func:`_prepare`)."""
+
+    key: tuple[Any, ...]
+    hidden: tuple[int, ...]  # seats whose side is unknown
+    pair: tuple[int, ...]  # the Marshal's pair when neither is known (one is the double agent)
+    prior: Belief
+    col: Belief  # hidden seats of each side
+    beliefs: tuple[Belief, ...]  # the known seats' beliefs, the pair's even odds
+    free: tuple[int, ...]  # hidden + pair
+    fixed: frozenset[int]  # seats whose beliefs the evidence cannot move
+
+
+def _prepare(view: SeatInfo, key: tuple[Any, ...]) -> _Setup:
+    """What a fit of ``view``'s seat starts from: a function of who is alive and the deal-time
+    knowledge (``key``: the viewer, the role and who is alive), so it holds while the key does."""
+    n = view.n_seats
+    fixed: dict[int, Belief] = {}
+    counts = dict(view.composition)
+    viewer, known = view.viewer, view.known_roles
+    for s in view.seats:
+        role = s.role
+        if s.seat == viewer:
+            role = view.role
+        elif role is None:
+            role = known.get(s.seat)
+        if role is not None:
+            fixed[s.seat] = _onehot(role)
+            counts[role] = counts.get(role, 0) - 1
+    pair: list[int] = []
+    if view.marshal_pair is not None:
+        a, b = view.marshal_pair
+        if a in fixed and b not in fixed:
+            fixed[b] = (fixed[a][1], fixed[a][0], 0.0)  # the other one of the pair
+            counts["deputy" if fixed[b][0] else "double_agent"] = (
+                counts.get("deputy" if fixed[b][0] else "double_agent", 0) - 1
+            )
+        elif b in fixed and a not in fixed:
+            fixed[a] = (fixed[b][1], fixed[b][0], 0.0)
+            counts["deputy" if fixed[a][0] else "double_agent"] = (
+                counts.get("deputy" if fixed[a][0] else "double_agent", 0) - 1
+            )
+        elif a not in fixed and b not in fixed:
+            pair = [a, b]
+            counts["deputy"] = counts.get("deputy", 0) - 1
+            counts["double_agent"] = counts.get("double_agent", 0) - 1
+    hidden = [i for i in range(n) if i not in fixed and i not in pair]
+    c_law = max(0, counts.get("deputy", 0))
+    c_out = max(0, counts.get("raider", 0) + counts.get("double_agent", 0))
+    c_lon = max(0, counts.get("loner", 0))
+    total = c_law + c_out + c_lon
+    k = len(hidden)
+    prior = (c_law / total, c_out / total, c_lon / total) if total and k else (1 / 3, 1 / 3, 1 / 3)
+    col = (float(c_law), float(c_out), float(c_lon))
+    beliefs: list[Belief] = [fixed.get(i, (0.0, 0.0, 0.0)) for i in range(n)]
+    for i in pair:
+        beliefs[i] = (0.5, 0.5, 0.0)
+    free = hidden + pair
+    fixed_seats = frozenset(range(n)).difference(free)
+    return _Setup(
+        key, tuple(hidden), tuple(pair), prior, col, tuple(beliefs), tuple(free), fixed_seats
+    )
 
 
 def _fit(
