@@ -135,9 +135,14 @@ def build_ctx(
         if len(_HAND_TYPES) >= _HAND_TYPES_MAX:
             _HAND_TYPES.clear()
         hand = _HAND_TYPES[faces] = Counter(map(card_type, faces))
-    weapon = card_type(me.weapon) if me.weapon else None
-    unlimited = view.high_noon or me.character == "mad_dog" or weapon == "volcanic"
-    shots = hand["shot"] + (hand["ricochet"] if me.character == "two_face" else 0)
+    face = me.weapon
+    character = me.character
+    unlimited = (
+        view.high_noon
+        or character == "mad_dog"
+        or (face is not None and card_type(face) == "volcanic")
+    )
+    shots = hand["shot"] + (hand["ricochet"] if character == "two_face" else 0)
     viewer = view.viewer
     return Ctx(
         view,
@@ -145,7 +150,7 @@ def build_ctx(
         hand,
         beliefs,
         marshal_seat(view) if marshal is None else marshal,
-        [s.seat for s in view.seats if s.alive and s.seat != viewer],
+        [s.seat for s in view.seats if s.seat != viewer and s.alive],
         unlimited,
         shots,
         me.weapon_range,
