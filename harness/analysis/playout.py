@@ -13,6 +13,7 @@ game and bots therefore give the same choices and the same result as
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 
 from harness.agents.rulebot import RuleBot, Suspicion
@@ -72,6 +73,26 @@ def play_out(
     feed).  ``visit(game, k)`` is called before the ``k``-th decision (0-based) is made; the
     playout stops early, before a decision, when ``until(game)`` is true."""
     seen = [0] * game.n if seen is None else seen
+    # a playout makes no reference cycles (its garbage goes by reference counting), so the cycle
+    # collector's passes over the young objects are paused while it runs
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        return _play(game, bots, seen, max_decisions, visit, until)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _play(
+    game: Game,
+    bots: Sequence[RuleBot],
+    seen: list[int],
+    max_decisions: int,
+    visit: Callable[[Game, int], None] | None,
+    until: Callable[[Game], bool] | None,
+) -> int:
     made = 0
     apply = game.apply
     seats: list[tuple[LiveSeat, ...] | None] = [None] * game.n  # each viewer's, made once

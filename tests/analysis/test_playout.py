@@ -4,6 +4,7 @@ copy a game exactly and re-draw only its unknown future."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 
 import pytest
@@ -142,3 +143,17 @@ def test_a_choice_that_is_no_option_is_refused_by_the_engine() -> None:
     with pytest.raises(EngineError):
         play_out(game, [_Wrong(f"w{i}") for i in range(5)])
     assert game.pending is not None and len(game.pending.options) > 1  # left undecided
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES[::5])
+def test_a_playout_makes_no_reference_cycles(n: int, mode: str, seed: int) -> None:
+    """The cycle collector is paused during a playout: every object it makes goes by reference
+    counting (nothing is left for the collector), and the collector runs again afterwards."""
+    game = Game.new(n, mode, seed)
+    bots = new_bots(game, seed)
+    gc.collect()
+    assert gc.isenabled()
+    play_out(game, bots)
+    assert gc.isenabled()
+    assert game.is_over
+    assert gc.collect() == 0
