@@ -14,7 +14,8 @@ game and bots therefore give the same choices and the same result as
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from harness.agents.rulebot import RuleBot, Suspicion
 from harness.agents.rulebot.suspicion import Evidence
@@ -73,13 +74,21 @@ def play_out(
     feed).  ``visit(game, k)`` is called before the ``k``-th decision (0-based) is made; the
     playout stops early, before a decision, when ``until(game)`` is true."""
     seen = [0] * game.n if seen is None else seen
-    # a playout makes no reference cycles (its garbage goes by reference counting), so the cycle
-    # collector's passes over the young objects are paused while it runs
+    with cycle_collector_paused():
+        return _play(game, bots, seen, max_decisions, visit, until)
+
+
+@contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Pause the cycle collector (when it runs) for a block that makes no reference cycles: its
+    garbage goes by reference counting, and the collector's passes over the young objects would
+    be pure cost (playouts and rollouts; tests/analysis/test_playout.py checks they leave
+    nothing for the collector)."""
     paused = gc.isenabled()
     if paused:
         gc.disable()
     try:
-        return _play(game, bots, seen, max_decisions, visit, until)
+        yield
     finally:
         if paused:
             gc.enable()

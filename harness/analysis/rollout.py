@@ -17,7 +17,7 @@ import numpy as np
 from harness.engine import Game
 from harness.engine.chance import clone, resample_future
 
-from .playout import fed_suspicions, new_bots, play_out
+from .playout import cycle_collector_paused, fed_suspicions, new_bots, play_out
 from .value import result_values
 
 
@@ -39,11 +39,12 @@ class RolloutValue:
             return result_values(game)
         total = np.zeros(game.n)
         fed = fed_suspicions(game)  # the feed so far, read once for every rollout
-        for _ in range(self.n):
-            g = clone(game)
-            resample_future(g, self._rng)
-            bots = new_bots(g, self._rng.getrandbits(32), fed=fed)
-            self.decisions += play_out(g, bots, seen=[len(g.events)] * g.n)
-            for i in g.winners:
-                total[i] += 1.0
+        with cycle_collector_paused():
+            for _ in range(self.n):
+                g = clone(game)
+                resample_future(g, self._rng)
+                bots = new_bots(g, self._rng.getrandbits(32), fed=fed)
+                self.decisions += play_out(g, bots, seen=[len(g.events)] * g.n)
+                for i in g.winners:
+                    total[i] += 1.0
         return total / self.n

@@ -13,6 +13,7 @@ from harness.agents.rulebot import RuleBot
 from harness.agents.table import play_game
 from harness.analysis.ladder import EpsilonBot
 from harness.analysis.playout import fed_suspicions, new_bots, play_out
+from harness.analysis.rollout import RolloutValue
 from harness.engine import EngineError, Game
 from harness.engine.chance import clone, resample_future, unseen_positions
 from harness.engine.roles import MODES
@@ -157,3 +158,17 @@ def test_a_playout_makes_no_reference_cycles(n: int, mode: str, seed: int) -> No
     assert gc.isenabled()
     assert game.is_over
     assert gc.collect() == 0
+
+
+def test_rollouts_make_no_reference_cycles() -> None:
+    """Copying, re-drawing, starting the bots and playing out (the collector paused throughout)
+    leave nothing for the cycle collector."""
+    rv = RolloutValue(4, seed=3)
+    for n, mode, seed in CASES[::7]:
+        game = Game.new(n, mode, seed)
+        play_out(game, new_bots(game, seed), until=lambda g: len(g.history) >= 40)
+        gc.collect()
+        rv.values(game)
+        assert gc.isenabled()
+        assert gc.collect() == 0
+    assert rv.decisions > 0
