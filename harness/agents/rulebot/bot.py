@@ -110,7 +110,7 @@ class RuleBot(Agent):
 
     def _pick(self, scored: Sequence[tuple[float, str]]) -> str:
         """The best-scored option; exact ties go to the seeded generator."""
-        best = max(s for s, _ in scored)
+        best = max(scored)[0]  # the greatest score (ties between scores broken by the id)
         top = [o for s, o in scored if s == best]
         self.last_ties = tuple(top)
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]

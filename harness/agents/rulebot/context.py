@@ -105,7 +105,7 @@ class Ctx:
     def want(self) -> list[float]:
         w = self._want
         if w is None:
-            w = self._want = wants(self.view, self.beliefs, self.marshal)
+            w = self._want = wants(self.view, self.beliefs, self.marshal, self.alive)
         return w
 
     @property

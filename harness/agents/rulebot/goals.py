@@ -44,15 +44,22 @@ def marshal_seat(view: SeatInfo) -> int:
     return -1
 
 
-def wants(view: SeatInfo, beliefs: Sequence[Belief], marshal: int | None = None) -> list[float]:
+def wants(
+    view: SeatInfo,
+    beliefs: Sequence[Belief],
+    marshal: int | None = None,
+    alive: list[int] | None = None,
+) -> list[float]:
     """How much the viewer wants each seat hurt; see the module docstring.  ``marshal``: the
-    Marshal's seat when the caller has it (:func:`marshal_seat`)."""
+    Marshal's seat when the caller has it (:func:`marshal_seat`); ``alive``: the living seats
+    other than the viewer, in seat order, when the caller has them."""
     role = view.role
     me = view.viewer
     if marshal is None:
         marshal = marshal_seat(view)
     out = [0.0] * view.n_seats
-    alive = [s.seat for s in view.seats if s.alive and s.seat != me]
+    if alive is None:
+        alive = [s.seat for s in view.seats if s.alive and s.seat != me]
     if role in ("marshal", "deputy"):
         for j in alive:
             p_law, p_out, p_lon = beliefs[j]
