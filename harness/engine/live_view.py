@@ -25,11 +25,12 @@ from .roles import composition
 from .state import Seat
 from .view import (
     PendingView,
-    filter_event,
+    feed_from,
     known_deck_top,
     pending_view,
     public_distance,
     public_role,
+    seat_looking,
 )
 
 # role counts per (seats, mode): fixed by the rules
@@ -289,19 +290,11 @@ class LiveView:
 
     @property
     def looking(self) -> tuple[str, ...]:
-        game = self._game
-        d = game.pending
-        if d is not None and d.seat == self.viewer and d.kind == "putback":
-            return tuple(CARD_FACE[c] for c in game.looking)
-        return ()
+        return seat_looking(self._game, self.viewer)
 
     @property
     def events(self) -> tuple[dict[str, Any], ...]:
-        v = self.viewer
-        # a public event (no recipients) is shown as it is: filter_event's first rule
-        return tuple(
-            e if "to" not in e else filter_event(e, v) for e in self._game.events[self._since :]
-        )
+        return tuple(feed_from(self._game, self.viewer, self._since))
 
     @property
     def event_count(self) -> int:
@@ -328,10 +321,7 @@ def events_from(view: SeatInfo, start: int) -> Sequence[dict[str, Any]]:
     (all of its feed when that starts later): the same events as the end of ``view.events``,
     without filtering the earlier ones for a :class:`LiveView`."""
     if isinstance(view, LiveView):
-        v = view.viewer
-        first = start if start > view._since else view._since
-        # a public event (no recipients) is shown as it is: filter_event's first rule
-        return [e if "to" not in e else filter_event(e, v) for e in view._game.events[first:]]
+        return feed_from(view._game, view.viewer, max(start, view._since))
     events = view.events
     first = start - (view.event_count - len(events))
     return events[first:] if first > 0 else events

@@ -128,7 +128,6 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
             )
         )
     pending = pending_view(game, seat)
-    d = game.pending
     deck = game.deck
     role = ""  # a spectator knows nothing private
     hand: tuple[str, ...] = ()
@@ -139,11 +138,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
         role, hand = me.role, tuple(CARD_FACE[c] for c in me.hand)
         known_roles, marshal_pair = dict(me.known_roles), me.marshal_pair
         known_top = known_deck_top(deck, me.known_top)
-    looking = (
-        tuple(CARD_FACE[c] for c in game.looking)
-        if d is not None and d.seat == seat and d.kind == "putback"
-        else ()
-    )
+    looking = seat_looking(game, seat)
     return SeatView(
         viewer=seat,
         mode=game.mode,
@@ -164,7 +159,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
         marshal_pair=marshal_pair,
         known_deck_top=known_top,
         looking=looking,
-        events=tuple(filter_event(e, seat) for e in game.events[since:]),
+        events=tuple(feed_from(game, seat, since)),
         event_count=len(game.events),
         pending=pending,
         winning_side=game.winning_side,
@@ -204,6 +199,20 @@ def pending_view(
         if d.seat != viewer
         else tuple(d.option_ids if option_ids is None else option_ids),
     )
+
+
+def seat_looking(game: Game, seat: int) -> tuple[str, ...]:
+    """The cards ``seat`` is looking at while it decides what to put back (empty otherwise)."""
+    d = game.pending
+    if d is not None and d.seat == seat and d.kind == "putback":
+        return tuple(CARD_FACE[c] for c in game.looking)
+    return ()
+
+
+def feed_from(game: Game, viewer: int, first: int) -> list[dict[str, Any]]:
+    """The events of ``game`` from index ``first`` as ``viewer`` sees them (a public event, one
+    without recipients, as it is: :func:`filter_event`'s first rule)."""
+    return [e if "to" not in e else filter_event(e, viewer) for e in game.events[first:]]
 
 
 def known_deck_top(deck: list[int], known: list[int]) -> tuple[str, ...]:

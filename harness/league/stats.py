@@ -161,9 +161,9 @@ def win_rates(seats: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     g["games"] = g["games"].astype(int)
     g["wins"] = g["wins"].astype(int)
     g["win_rate"] = g["wins"] / g["games"]
-    groups = seats.groupby(keys, sort=False)
-    by_key = {key: clustered_wilson(part["won"], part["game_id"]) for key, part in groups}
-    bounds = [by_key[tuple(row)] for row in g[keys].itertuples(index=False)]
+    # the same groups in the same order as ``g``'s rows
+    bounds = [clustered_wilson(part["won"], part["game_id"])
+              for _, part in seats.groupby(keys, sort=False)]  # fmt: skip
     g["ci_lo"] = [lo for lo, _ in bounds]
     g["ci_hi"] = [hi for _, hi in bounds]
     g = g.sort_values(
