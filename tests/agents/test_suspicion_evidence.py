@@ -5,8 +5,18 @@ and mode, each seat's own evidence read from its own views equals the shared one
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from harness.agents.rulebot.suspicion import Evidence, Suspicion
+from harness.agents.rulebot.suspicion import (
+    _ONE_SIDE,
+    Belief,
+    Evidence,
+    Suspicion,
+    _fit,
+    _key,
+    _prepare,
+)
 from harness.analysis.playout import new_bots, play_out
 from harness.engine import Game, build_view
 from harness.engine.roles import MODES
@@ -77,3 +87,35 @@ def test_kept_beliefs_equal_a_fresh_fit_at_every_decision(n: int, mode: str, see
 
     play_out(game, bots, visit=visit)
     assert kept > 0  # the beliefs were kept across such changes at least once
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    side=st.integers(0, 2),
+    count=st.integers(1, 6),
+    scores=st.lists(st.floats(-50.0, 50.0), min_size=6, max_size=6),
+)
+def test_one_side_left_fits_exactly_that_side(side: int, count: int, scores: list[float]) -> None:
+    """When every hidden seat must be on one side, the fit gives each exactly that side whatever
+    the scores — which is why such seats are fixed by the setup and never fitted."""
+    prior = _ONE_SIDE[side]
+    col = tuple(float(count) * p for p in prior)
+    hidden = list(range(count))
+    beliefs: list[Belief] = [(0.0, 0.0, 0.0)] * count
+    _fit(beliefs, hidden, scores, prior, col)  # type: ignore[arg-type]
+    assert beliefs == [prior] * count
+
+
+def test_seats_of_the_one_side_left_are_fixed() -> None:
+    """A 4-seat table seen by its Marshal once the Loner is out: the two hidden seats are the
+    raiders (RULES.md §1 composition, §9: eliminated roles are public), fixed as such, and no evidence moves them."""
+    game = Game.new(4, "classic", 3)
+    loner = next(s.index for s in game.seats if s.role == "loner")
+    game.seats[loner].alive = False
+    view = build_view(game, game.marshal, since=0)
+    susp = Suspicion(4)
+    susp.feed(view)
+    raiders = [s.index for s in game.seats if s.role == "raider"]
+    assert set(susp.beliefs(view)[r] for r in raiders) == {(0.0, 1.0, 0.0)}
+    setup = _prepare(view, _key(view))
+    assert setup.free == () and set(raiders) <= setup.fixed

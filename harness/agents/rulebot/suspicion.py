@@ -44,6 +44,7 @@ _LAW = ("marshal", "deputy")
 _OUT = ("raider", "double_agent")
 
 Belief = tuple[float, float, float]  # p_law, p_out, p_loner
+_ONE_SIDE: tuple[Belief, ...] = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 ELIMINATED = (-1, -1)  # an evidence change that concerns the whole table
 
 
@@ -324,6 +325,12 @@ def _prepare(view: SeatInfo, key: tuple[Any, ...]) -> _Setup:
     k = len(hidden)
     prior = (c_law / total, c_out / total, c_lon / total) if total and k else (1 / 3, 1 / 3, 1 / 3)
     col = (float(c_law), float(c_out), float(c_lon))
+    if k and not pair and prior in _ONE_SIDE:
+        # every hidden seat is on the one side left: :func:`_fit` gives each exactly that side
+        # whatever the evidence (one non-zero column), so their beliefs are fixed
+        for i in hidden:
+            fixed[i] = prior
+        hidden = []
     beliefs: list[Belief] = [fixed.get(i, (0.0, 0.0, 0.0)) for i in range(n)]
     for i in pair:
         beliefs[i] = (0.5, 0.5, 0.0)
