@@ -36,6 +36,8 @@ _PLAY_WEIGHT = {
     "knock_off": 0.6,
 }
 _HELP_WHAT = {"jail": -0.8, "dynamite": -0.4}  # knocking these off someone helps them
+# the events :meth:`Evidence._event` reads
+_READ = frozenset(("play", "hit", "grab", "turn", "eliminated"))
 _HIT_WEIGHT = 0.25  # damage actually dealt by a targeted attack (not Raid/Buckshot)
 _GRAB_WEIGHT = 0.3  # Grip chose whose hand to take from
 _MARSHAL_FACTOR = 2.0  # attacks on the Marshal count heavily toward "raider"
@@ -93,8 +95,10 @@ class Evidence:
         if self.seen >= count:  # nothing new (a shared matrix another seat brought up to date)
             return
         # from the first event not processed yet (a gap, the bot joined late: what there is)
+        event = self._event
         for e in events_from(view, self.seen):
-            self._event(e)
+            if e["t"] in _READ:  # most events say nothing about attitudes
+                event(e)
         self.seen = count
 
     def _event(self, e: dict[str, Any]) -> None:
