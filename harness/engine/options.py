@@ -106,6 +106,7 @@ class OptionsMixin(GameState):
         s = seats[seat]
         opts: list[Action] = []
         others: list[int] | None = None  # living seats but this one, in seat order
+        in_range: list[int] | None = None  # the seats a Shot reaches
         kinds = _KIND_AT_TWO_FACE if s.character == "two_face" else _KIND_AT
 
         for i in sorted(set(map(_CARD_ORDER.__getitem__, s.hand))):
@@ -114,8 +115,9 @@ class OptionsMixin(GameState):
                 continue
             if kind == _SHOT:
                 if self.shots_used == 0 or self.unlimited_shots(s):
-                    acts = _PLAY_AT[i]
-                    opts.extend([acts[j] for j in self.seats_within(seat, s.weapon_range)])
+                    if in_range is None:
+                        in_range = self.seats_within(seat, s.weapon_range)
+                    opts.extend(map(_PLAY_AT[i].__getitem__, in_range))
             elif kind == _PLAIN:
                 opts.append(_PLAY[i])
             elif kind == _SELF:
@@ -131,18 +133,15 @@ class OptionsMixin(GameState):
             elif kind == _SNATCH:
                 by_target = _PLAY_TAKE[i]
                 for j in self.seats_within(seat, 1):
-                    acts_j = by_target[j]
-                    opts.extend([acts_j[what] for what in takeable(seats[j])])
+                    opts.extend(map(by_target[j].__getitem__, takeable(seats[j])))
             elif kind == _KNOCK:
                 others = self.others_by_index(seat) if others is None else others
                 by_target = _PLAY_TAKE[i]
                 for j in others:
-                    acts_j = by_target[j]
-                    opts.extend([acts_j[what] for what in takeable(seats[j])])
+                    opts.extend(map(by_target[j].__getitem__, takeable(seats[j])))
             elif kind == _DUEL:
                 others = self.others_by_index(seat) if others is None else others
-                acts = _PLAY_AT[i]
-                opts.extend([acts[j] for j in others])
+                opts.extend(map(_PLAY_AT[i].__getitem__, others))
             elif kind == _SALOON:
                 if not self.high_noon:
                     opts.append(_PLAY[i])
