@@ -213,16 +213,22 @@ class GameState:
             return [
                 j for j in range(n) if j != a and seats[j].alive and self.distance(a, j) <= reach
             ]
-        living = self.living()
+        me = seats[a]
+        living = [s for s in seats if s.alive]
         m = len(living)
-        p = living.index(a)
+        p = living.index(me)
         # distance = max(1, steps + Horse - Scope) <= reach  <=>  steps + Horse <= reach + Scope
-        limit = reach + 1 if seats[a].has_scope else reach
+        limit = reach + 1 if me.has_scope else reach
         out = []
         for k, steps in _RING[m][min(limit, m // 2)]:
-            j = living[(p + k) % m]
-            if steps + seats[j].horse_bonus <= limit:
-                out.append(j)
+            t = living[(p + k) % m]
+            # a Horse (+1, Pass Shadow +2) needs an in-play card or Pass Shadow: look only then
+            if (
+                steps + 2 <= limit
+                or (not t.in_play and t.character != "pass_shadow")
+                or steps + t.horse_bonus <= limit
+            ):
+                out.append(t.index)
         out.sort()
         return out
 
