@@ -220,7 +220,8 @@ class GameState:
         # distance = max(1, steps + Horse - Scope) <= reach  <=>  steps + Horse <= reach + Scope
         limit = reach + 1 if me.has_scope else reach
         out = []
-        for k, steps in _RING[m][min(limit, m // 2)]:
+        half = m // 2
+        for k, steps in _RING[m][limit if limit < half else half]:
             t = living[(p + k) % m]
             # a Horse (+1, Pass Shadow +2) needs an in-play card or Pass Shadow: look only then
             if (
