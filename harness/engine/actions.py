@@ -26,7 +26,7 @@ Cards in hand are named by type: the engine uses the most recently received copy
 from __future__ import annotations
 
 import re
-from functools import cache
+from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from .errors import MalformedAction
@@ -73,7 +73,14 @@ TAKE: Final = Action("take")
 FLASK: Final = Action("flask")
 
 
-@cache
-def action_id(action: Action) -> str:
-    """``action.id``, remembered: the same few hundred actions recur in every game."""
-    return action.id
+class _Ids(dict[Action, str]):
+    """``action.id`` of every action seen so far: the same few hundred actions recur in every
+    game, and a dict lookup is cheaper than building the text again."""
+
+    def __missing__(self, action: Action) -> str:
+        text = self[action] = action.id
+        return text
+
+
+action_id: Final[Callable[[Action], str]] = _Ids().__getitem__
+"""``action.id``, remembered (a bound lookup: the hot paths map it over option lists)."""

@@ -35,7 +35,7 @@ def clone(game: Game, events: bool = True) -> Game:
     the state); the event dicts are shared, never mutated after they are emitted."""
     g = Game.__new__(Game)
     g.n, g.mode, g.seed = game.n, game.mode, game.seed
-    g.rng = random.Random()
+    g.rng = random.Random.__new__(random.Random)  # not seeded: setstate gives it all its state
     g.rng.setstate(game.rng.getstate())
     g.seats = [_copy_seat(s) for s in game.seats]
     g.marshal, g.round, g.turn, g.phase = game.marshal, game.round, game.turn, game.phase

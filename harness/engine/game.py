@@ -155,11 +155,16 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         frames = self._FRAMES
         while stack:
             frame = stack.pop()
-            n = len(frame)  # spelled out for the common sizes: a call without a slice is faster
+            n = len(frame)  # spelled out for the common sizes: a call with a fixed number of
+            # arguments runs in the same interpreter loop, one with ``*frame[1:]`` does not
             if n == 2:
                 frames[frame[0]](self, frame[1])
             elif n == 1:
                 frames[frame[0]](self)
+            elif n == 5:
+                frames[frame[0]](self, frame[1], frame[2], frame[3], frame[4])
+            elif n == 4:
+                frames[frame[0]](self, frame[1], frame[2], frame[3])
             elif n == 3:
                 frames[frame[0]](self, frame[1], frame[2])
             else:
@@ -199,8 +204,13 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
         self.pending = None
         self.pending_frame = None
         self.history.append(action_id(action))
-        if len(frame) == 2:  # the common size, called without a slice
+        n = len(frame)  # the common sizes called without a slice, as in run
+        if n == 2:
             self._DECIDE[frame[0]](self, action, frame[1])
+        elif n == 5:
+            self._DECIDE[frame[0]](self, action, frame[1], frame[2], frame[3], frame[4])
+        elif n == 3:
+            self._DECIDE[frame[0]](self, action, frame[1], frame[2])
         else:
             self._DECIDE[frame[0]](self, action, *frame[1:])
         self.run()

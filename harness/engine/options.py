@@ -6,7 +6,7 @@ Order: card types in the order of RULES.md §1, then target seat, then the named
 
 from __future__ import annotations
 
-from .actions import END, TAKE, Action
+from .actions import END, FLASK, TAKE, Action
 from .cards import CARD_FACE, CARD_TYPE, CARD_TYPES, TYPE_ORDER, WEAPON_RANGE
 from .roles import MAX_SEATS, UPGRADES
 from .state import GameState, Seat
@@ -45,6 +45,20 @@ _PLAY_TAKE: tuple[tuple[dict[str, Action], ...], ...] = tuple(
     for t in _TYPE_IDS
 )
 _DISCARD: dict[str, Action] = {t: Action("discard", t) for t in _TYPE_IDS}
+_HEAL: dict[tuple[str, str], Action] = {
+    (a, b): Action("heal", f"{a}+{b}") for i, a in enumerate(_TYPE_IDS) for b in _TYPE_IDS[i:]
+}
+_DODGE: dict[str, Action] = {
+    w: Action("dodge", w)
+    for w in ("ricochet", "shot", "ricochet+ricochet", "ricochet+shot", "shot+shot")
+}
+_MATCH: dict[str, Action] = {w: Action("match", w) for w in ("shot", "ricochet")}
+_DRAW_DECK = Action("draw", "deck")
+_DRAW_DISCARD = Action("draw", "discard")
+_DRAW_HAND: tuple[Action, ...] = tuple(Action("draw", "hand", j) for j in range(MAX_SEATS))
+_PUTBACK: dict[str, Action] = {f: Action("putback", f) for f in CARD_FACE}
+_UPGRADE: dict[str, Action] = {u: Action("upgrade", u) for u in UPGRADES}
+_BOUNTY: dict[str, Action] = {u: Action("bounty", u) for u in UPGRADES}
 
 
 def hand_types(s: Seat) -> list[str]:
@@ -84,7 +98,7 @@ class OptionsMixin(GameState):
         for i, a in enumerate(types):
             for b in types[i:]:
                 if a != b or s.count_in_hand(a) >= 2:
-                    out.append(Action("heal", f"{a}+{b}"))
+                    out.append(_HEAL[a, b])
         return out
 
     def play_options(self, seat: int) -> tuple[Action, ...]:
@@ -92,6 +106,7 @@ class OptionsMixin(GameState):
         s = seats[seat]
         opts: list[Action] = []
         others: list[int] | None = None  # living seats but this one, in seat order
+        in_range: list[int] | None = None  # the seats a Shot reaches
         kinds = _KIND_AT_TWO_FACE if s.character == "two_face" else _KIND_AT
 
         for i in sorted(set(map(_CARD_ORDER.__getitem__, s.hand))):
@@ -100,8 +115,9 @@ class OptionsMixin(GameState):
                 continue
             if kind == _SHOT:
                 if self.shots_used == 0 or self.unlimited_shots(s):
-                    acts = _PLAY_AT[i]
-                    opts.extend([acts[j] for j in self.seats_within(seat, s.weapon_range)])
+                    if in_range is None:
+                        in_range = self.seats_within(seat, s.weapon_range)
+                    opts.extend(map(_PLAY_AT[i].__getitem__, in_range))
             elif kind == _PLAIN:
                 opts.append(_PLAY[i])
             elif kind == _SELF:
@@ -117,18 +133,15 @@ class OptionsMixin(GameState):
             elif kind == _SNATCH:
                 by_target = _PLAY_TAKE[i]
                 for j in self.seats_within(seat, 1):
-                    acts_j = by_target[j]
-                    opts.extend([acts_j[what] for what in takeable(seats[j])])
+                    opts.extend(map(by_target[j].__getitem__, takeable(seats[j])))
             elif kind == _KNOCK:
                 others = self.others_by_index(seat) if others is None else others
                 by_target = _PLAY_TAKE[i]
                 for j in others:
-                    acts_j = by_target[j]
-                    opts.extend([acts_j[what] for what in takeable(seats[j])])
+                    opts.extend(map(by_target[j].__getitem__, takeable(seats[j])))
             elif kind == _DUEL:
                 others = self.others_by_index(seat) if others is None else others
-                acts = _PLAY_AT[i]
-                opts.extend([acts[j] for j in others])
+                opts.extend(map(_PLAY_AT[i].__getitem__, others))
             elif kind == _SALOON:
                 if not self.high_noon:
                     opts.append(_PLAY[i])
@@ -162,18 +175,18 @@ class OptionsMixin(GameState):
         opts: list[Action] = []
         if needed == 1:
             if n_ric:
-                opts.append(Action("dodge", "ricochet"))
+                opts.append(_DODGE["ricochet"])
             if n_shot:
-                opts.append(Action("dodge", "shot"))
+                opts.append(_DODGE["shot"])
         else:  # Ruling R-7: the required cards are discarded together
             if n_ric >= 2:
-                opts.append(Action("dodge", "ricochet+ricochet"))
+                opts.append(_DODGE["ricochet+ricochet"])
             if n_ric and n_shot:
-                opts.append(Action("dodge", "ricochet+shot"))
+                opts.append(_DODGE["ricochet+shot"])
             if n_shot >= 2:
-                opts.append(Action("dodge", "shot+shot"))
+                opts.append(_DODGE["shot+shot"])
         if s.hp == 1 and self.n_alive() >= 3 and not self.high_noon and s.hand_card("flask") >= 0:
-            opts.append(Action("flask"))
+            opts.append(FLASK)
         if s.character == "bonesetter":
             opts.extend(self.heal_options(s))
         opts.append(TAKE)
@@ -184,9 +197,9 @@ class OptionsMixin(GameState):
         s = self.seats[seat]
         opts: list[Action] = []
         if s.hand_card("shot") >= 0:
-            opts.append(Action("match", "shot"))
+            opts.append(_MATCH["shot"])
         if s.character == "two_face" and s.hand_card("ricochet") >= 0:
-            opts.append(Action("match", "ricochet"))
+            opts.append(_MATCH["ricochet"])
         if s.character == "bonesetter":
             opts.extend(self.heal_options(s))
         opts.append(TAKE)
@@ -194,13 +207,11 @@ class OptionsMixin(GameState):
 
     def draw_source_options(self, seat: int) -> tuple[Action, ...]:
         s = self.seats[seat]
-        opts = [Action("draw", "deck")]
+        opts = [_DRAW_DECK]
         if s.character == "grip":
-            opts.extend(
-                Action("draw", "hand", j) for j in self.others_by_index(seat) if self.seats[j].hand
-            )
+            opts.extend(_DRAW_HAND[j] for j in self.others_by_index(seat) if self.seats[j].hand)
         elif s.character == "vulture_jr" and self.discard:
-            opts.append(Action("draw", "discard"))
+            opts.append(_DRAW_DISCARD)
         return tuple(opts)
 
     def putback_options(self) -> tuple[Action, ...]:
@@ -209,22 +220,20 @@ class OptionsMixin(GameState):
             f = CARD_FACE[c]
             if f not in faces:
                 faces.append(f)
-        return tuple(Action("putback", f) for f in faces)
+        return tuple(map(_PUTBACK.__getitem__, faces))
 
     def upgrade_options(self, seat: int) -> tuple[Action, ...]:
         has = self.seats[seat].upgrades
-        return tuple(
-            Action("upgrade", u) for u in UPGRADES if not (u == "instinct" and "instinct" in has)
-        )
+        return tuple(_UPGRADE[u] for u in UPGRADES if not (u == "instinct" and "instinct" in has))
 
     def bounty_options(self, seat: int, victim: int) -> tuple[Action, ...]:
         theirs = self.seats[victim].upgrades
         has = self.seats[seat].upgrades
         opts = [
-            Action("bounty", u)
+            _BOUNTY[u]
             for u in UPGRADES
             if u in theirs and not (u == "instinct" and "instinct" in has)
         ]
         if not opts:  # only an Instinct ★ is left and he already has Instinct: the ★ still moves
-            opts = [Action("bounty", "instinct")]
+            opts = [_BOUNTY["instinct"]]
         return tuple(opts)

@@ -14,10 +14,21 @@ from typing import Any, NamedTuple
 
 from .actions import Action, action_id
 from .cards import CARD_FACE, CARD_SUIT, CARD_TYPE, REVOLVER_RANGE, WEAPON_RANGE
-from .roles import HIGH_NOON_ROUND
+from .roles import HIGH_NOON_ROUND, MAX_SEATS
 
 Event = dict[str, Any]
 Frame = tuple[Any, ...]
+
+# Going round ``m`` living seats, the steps ``k`` (1..m-1) whose distance ``min(k, m - k)`` is at
+# most ``limit``, with that distance: ``_RING[m][limit]`` for each limit up to ``m // 2`` (the
+# farthest any seat is).
+_RING: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(
+        tuple((k, min(k, m - k)) for k in range(1, m) if min(k, m - k) <= limit)
+        for limit in range(m // 2 + 1)
+    )
+    for m in range(MAX_SEATS + 1)
+)
 
 
 class Decision(NamedTuple):
@@ -84,7 +95,7 @@ class Seat:
     @property
     def weapon_range(self) -> int:
         base = WEAPON_RANGE[CARD_TYPE[self.weapon]] if self.weapon >= 0 else REVOLVER_RANGE
-        return base + self.upgrades.count("marksmanship")
+        return base + self.upgrades.count("marksmanship") if self.upgrades else base
 
     @property
     def has_scope(self) -> bool:
@@ -151,7 +162,7 @@ class GameState:
         return [s.index for s in self.seats if s.alive]
 
     def n_alive(self) -> int:
-        return sum(1 for s in self.seats if s.alive)
+        return [s.alive for s in self.seats].count(True)
 
     def next_living(self, seat: int) -> int:
         n = self.n
@@ -202,21 +213,23 @@ class GameState:
             return [
                 j for j in range(n) if j != a and seats[j].alive and self.distance(a, j) <= reach
             ]
-        alive = [s.alive for s in seats]
-        n_living = alive.count(True)
+        me = seats[a]
+        living = [s for s in seats if s.alive]
+        m = len(living)
+        p = living.index(me)
         # distance = max(1, steps + Horse - Scope) <= reach  <=>  steps + Horse <= reach + Scope
-        limit = reach + 1 if seats[a].has_scope else reach
+        limit = reach + 1 if me.has_scope else reach
         out = []
-        steps = 0  # living seats passed going round from ``a``
-        for j in range(a + 1, a + n):
-            if j >= n:
-                j -= n
-            if alive[j]:
-                steps += 1
-                back = n_living - steps
-                d = steps if steps < back else back
-                if d <= limit and d + seats[j].horse_bonus <= limit:
-                    out.append(j)
+        half = m // 2
+        for k, steps in _RING[m][limit if limit < half else half]:
+            t = living[(p + k) % m]
+            # a Horse (+1, Pass Shadow +2) needs an in-play card or Pass Shadow: look only then
+            if (
+                steps + 2 <= limit
+                or (not t.in_play and t.character != "pass_shadow")
+                or steps + t.horse_bonus <= limit
+            ):
+                out.append(t.index)
         out.sort()
         return out
 
