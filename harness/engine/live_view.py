@@ -316,6 +316,17 @@ class LiveView:
         return self._game.winners
 
 
+def pending_kind(view: SeatInfo) -> str | None:
+    """The kind of ``view``'s pending decision (None: none), as ``view.pending.kind`` gives it,
+    without building the pending view of a :class:`LiveView`."""
+    if isinstance(view, LiveView):
+        game = view._game
+        d = game.pending
+        return d.kind if d is not None and game.pending_frame is not None else None
+    pending = view.pending
+    return pending.kind if pending is not None else None
+
+
 def events_from(view: SeatInfo, start: int) -> Sequence[dict[str, Any]]:
     """The events of ``view``'s feed whose index in the game's whole feed is ``start`` or more
     (all of its feed when that starts later): the same events as the end of ``view.events``,

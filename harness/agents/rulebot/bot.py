@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from harness.engine.live_view import SeatInfo
+from harness.engine.live_view import SeatInfo, pending_kind
 
 from ..base import Agent
 from . import reactions
@@ -75,9 +75,7 @@ class RuleBot(Agent):
         susp = self._suspicion(view)
         susp.feed(view)
         ctx = build_ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
-        pending = view.pending
-        kind = pending.kind if pending is not None else "play"
-        choice = self._by_kind(kind, ctx, options)
+        choice = self._by_kind(pending_kind(view) or "play", ctx, options)
         choice = choice if choice in options else options[0]
         if choice not in self.last_ties:
             self.last_ties = (choice,)
