@@ -84,9 +84,12 @@ class RuleBot(Agent):
     def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
         pick = self._pick
         if kind == "play":
-            scored = [(score_play(ctx, parsed(o)), o) for o in options]
-            # "not now" (<= 0) never ties with ending the turn
-            return pick([(s if s > 0 or o == "end" else -1.0, o) for s, o in scored])
+            scored = []
+            for o in options:
+                s = score_play(ctx, parsed(o))
+                # "not now" (<= 0) never ties with ending the turn
+                scored.append((s if s > 0 or o == "end" else -1.0, o))
+            return pick(scored)
         if kind == "respond_shot":
             return reactions.respond_shot(ctx, options, pick)
         if kind == "respond_raid":
