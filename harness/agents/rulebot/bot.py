@@ -11,8 +11,8 @@ Contract:
   deal-time knowledge, so computing them later gives the values the bot would have kept.
 * Each event of the feed is processed exactly once, even when views overlap (``observe`` then
   ``choose`` with the same view, as an autopilot does); see :class:`.suspicion.Suspicion`.
-* Ties are broken by the bot's own :class:`random.Random`, seeded in :meth:`RuleBot.new_game`
-  from the game seed and the seat, so a game stays reproducible.  ``last_ties`` holds the options
+* Ties are broken by the bot's own :class:`random.Random`, seeded from the game seed and the seat
+  given to :meth:`RuleBot.new_game` (when the first tie comes), so a game stays reproducible.  ``last_ties`` holds the options
   the last decision chose among uniformly (its policy there, for the luck adjustment).
 * :meth:`RuleBot.decide` is the synchronous core (``choose`` awaits nothing else); it always
   returns one of the options.
@@ -40,7 +40,10 @@ class RuleBot(Agent):
     def __init__(self, name: str = "bot", seed: int = 0) -> None:
         super().__init__(name)
         self._seed = seed
-        self._rng = random.Random(f"{seed}:0:0")
+        # the tie-breaking generator, seeded on the first tie (seeding costs as much as several
+        # decisions, and most bots of a playout meet no tie): the same draws as one seeded up front
+        self._rng_seed = f"{seed}:0:0"
+        self._rng: random.Random | None = None
         self._susp: Suspicion | None = None
         self._seat = -1
         # the options the last decision chose among uniformly (its exact ties, or the choice)
@@ -48,7 +51,8 @@ class RuleBot(Agent):
 
     # ------------------------------------------------------------ protocol
     def new_game(self, game_id: str, seat: int, seed: int) -> None:
-        self._rng = random.Random(f"{self._seed}:{seed}:{seat}")
+        self._rng_seed = f"{self._seed}:{seed}:{seat}"
+        self._rng = None
         self._susp = None
         self._seat = seat
 
@@ -114,7 +118,12 @@ class RuleBot(Agent):
         best = max(scored)[0]  # the greatest score (ties between scores broken by the id)
         top = [o for s, o in scored if s == best]
         self.last_ties = tuple(top)
-        return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
+        if len(top) == 1:
+            return top[0]
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return top[rng.randrange(len(top))]
 
     def _suspicion(self, view: SeatInfo) -> Suspicion:
         s = self._susp
