@@ -37,42 +37,47 @@ class Counts(dict[str, int]):
         return 0
 
 
+class _Parsed(dict[str, Action]):
+    """Option id -> :class:`Action`, each id's parsed on first use."""
+
+    __slots__ = ()
+
+    def __missing__(self, option: str) -> Action:
+        a = self[option] = parse_action(option)
+        return a
+
+
 _TYPE_OF: Final = _TypeOf()
-_PARSED: dict[str, Action] = {}
+_PARSED: Final = _Parsed()
 _HAND_TYPES: dict[tuple[str, ...], Counts] = {}  # read-only counts; hands recur
 _HAND_TYPES_MAX = 65_536
-BUILTIN: Final = {"cover": "iron_brow", "horse": "pass_shadow"}
-SCOPE_BUILTIN: Final = ("eagle_eye", "mad_dog")
+# the characters with a Cover, a Horse or a Scope built in (Ruling R-6)
+BUILT_IN: Final = {
+    "cover": ("iron_brow",),
+    "horse": ("pass_shadow",),
+    "scope": ("eagle_eye", "mad_dog"),
+}
 
-
-def card_type(face: str) -> str:
-    """``shot.QH`` → ``shot`` (cached)."""
-    return _TYPE_OF[face]
+# ``card_type(face)``: ``shot.QH`` → ``shot`` (cached; a dict lookup, no Python call)
+card_type: Final = _TYPE_OF.__getitem__
+# ``parsed(option)``: an option id as an :class:`Action` (cached: option ids repeat across
+# decisions; a dict lookup, no Python call)
+parsed: Final = _PARSED.__getitem__
 
 
 def _count_types(faces: tuple[str, ...]) -> Counts:
     counts = Counts()
     get = counts.get
-    for t in map(_TYPE_OF.__getitem__, faces):
+    for t in map(card_type, faces):
         counts[t] = get(t, 0) + 1
     return counts
 
 
-def parsed(option: str) -> Action:
-    """An option id as an :class:`Action` (cached: option ids repeat across decisions)."""
-    a = _PARSED.get(option)
-    if a is None:
-        a = _PARSED[option] = parse_action(option)
-    return a
-
-
 def has_equipment(seat: PublicSeatInfo, kind: str) -> bool:
     """Whether ``seat`` has a Cover/Horse/Scope, as a card in play or built in (Ruling R-6)."""
-    if kind == "scope" and seat.character in SCOPE_BUILTIN:
+    if seat.character in BUILT_IN.get(kind, ()):
         return True
-    if BUILTIN.get(kind) == seat.character:
-        return True
-    return kind in map(_TYPE_OF.__getitem__, seat.in_play)
+    return kind in map(card_type, seat.in_play)
 
 
 def weapon_value(weapon: str | None, shots: int) -> float:
@@ -177,7 +182,7 @@ def build_ctx(
         beliefs,
         marshal_seat(view) if marshal is None else marshal,
         [s.seat for s in seats if s.seat != viewer and s.alive],
-        high_noon or character == "mad_dog" or (face is not None and _TYPE_OF[face] == "volcanic"),
+        high_noon or character == "mad_dog" or (face is not None and card_type(face) == "volcanic"),
         hand["shot"] + (hand["ricochet"] if character == "two_face" else 0),
         me.weapon_range,
     )

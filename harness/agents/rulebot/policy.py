@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from harness.engine.actions import Action
 
-from .context import Ctx, has_equipment, weapon_value
+from .context import BUILT_IN, Ctx, has_equipment, weapon_value
 from .goals import kill_bonus
 from .values import card_value
 
@@ -47,9 +47,9 @@ def p_no_shot(ctx: Ctx, j: int) -> float:
 def hurt(ctx: Ctx, j: int, dmg: int = 1) -> float:
     """Value of ``dmg`` damage to seat ``j`` (eliminating it adds its kill bonus)."""
     w = ctx.want[j]
-    s = ctx.seats[j]
-    v = w * (1.5 if s.hp <= 2 else 1.0)
-    if s.hp <= dmg:
+    hp = ctx.seats[j].hp
+    v = w * (1.5 if hp <= 2 else 1.0)
+    if hp <= dmg:
         v += kill_bonus(ctx.view, w, ctx.beliefs[j]) * 1.5
     return v
 
@@ -133,11 +133,7 @@ def _item_worth(ctx: Ctx, j: int, what: str) -> float:
 
 
 def has_equipment_builtin(character: str, what: str) -> bool:
-    return (
-        (what == "cover" and character == "iron_brow")
-        or (what == "horse" and character == "pass_shadow")
-        or (what == "scope" and character in ("eagle_eye", "mad_dog"))
-    )
+    return character in BUILT_IN.get(what, ())
 
 
 def _take(ctx: Ctx, a: Action) -> float:
