@@ -96,7 +96,9 @@ def filter_event(event: dict[str, Any], viewer: int) -> dict[str, Any]:
         return event
     if viewer not in to and event["t"] in _RECIPIENT_PRIVATE:
         return {"t": event["t"]}
-    out = {k: v for k, v in event.items() if k != "to" and k != "secret"}
+    out = event.copy()  # the other fields in their order, without the recipients and the secret
+    del out["to"]
+    out.pop("secret", None)
     if viewer in to:
         out.update(event["secret"])
     return out
