@@ -20,6 +20,7 @@ Contract:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -88,12 +89,16 @@ class RuleBot(Agent):
     def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
         pick = self._pick
         if kind == "play":
-            scored = []
+            best, top = -math.inf, []  # the greatest score so far and its options, in order
             for o in options:
                 s = score_play(ctx, parsed(o))
-                # "not now" (<= 0) never ties with ending the turn
-                scored.append((s if s > 0 or o == "end" else -1.0, o))
-            return pick(scored)
+                if s <= 0 and o != "end":
+                    s = -1.0  # "not now" never ties with ending the turn
+                if s > best:
+                    best, top = s, [o]
+                elif s == best:
+                    top.append(o)
+            return self._choose(top)
         if kind == "respond_shot":
             return reactions.respond_shot(ctx, options, pick)
         if kind == "respond_raid":
@@ -116,7 +121,10 @@ class RuleBot(Agent):
     def _pick(self, scored: Sequence[tuple[float, str]]) -> str:
         """The best-scored option; exact ties go to the seeded generator."""
         best = max(scored)[0]  # the greatest score (ties between scores broken by the id)
-        top = [o for s, o in scored if s == best]
+        return self._choose([o for s, o in scored if s == best])
+
+    def _choose(self, top: list[str]) -> str:
+        """One of the equally good options ``top``: the seeded generator's choice among several."""
         self.last_ties = tuple(top)
         if len(top) == 1:
             return top[0]
