@@ -49,8 +49,6 @@ class _Parsed(dict[str, Action]):
 
 _TYPE_OF: Final = _TypeOf()
 _PARSED: Final = _Parsed()
-_HAND_TYPES: dict[tuple[str, ...], Counts] = {}  # read-only counts; hands recur
-_HAND_TYPES_MAX = 65_536
 # the characters with a Cover, a Horse or a Scope built in (Ruling R-6)
 BUILT_IN: Final = {
     "cover": ("iron_brow",),
@@ -118,7 +116,7 @@ class Ctx:
         self.seats = seats  # ``view.seats``
         self.me = me
         self.faces = faces  # ``view.hand``
-        self.hand = hand  # card type -> copies in hand; shared between decisions: never changed
+        self.hand = hand  # card type -> copies in hand
         self.high_noon = high_noon
         self.marshal = marshal
         self.alive = alive  # living seats other than the viewer
@@ -164,11 +162,7 @@ def build_ctx(
     seats = view.seats
     me = seats[viewer]
     faces = view.hand
-    hand = _HAND_TYPES.get(faces)
-    if hand is None:
-        if len(_HAND_TYPES) >= _HAND_TYPES_MAX:
-            _HAND_TYPES.clear()
-        hand = _HAND_TYPES[faces] = _count_types(faces)
+    hand = _count_types(faces)
     face = me.weapon
     character = me.character
     high_noon = view.high_noon
