@@ -25,6 +25,7 @@ from .roles import composition
 from .state import Seat
 from .view import (
     PendingView,
+    card_faces,
     feed_from,
     known_deck_top,
     pending_view,
@@ -148,7 +149,7 @@ class LiveSeat:
 
     @property
     def in_play(self) -> tuple[str, ...]:
-        return tuple(CARD_FACE[c] for c in self._s.in_play)
+        return card_faces(self._s.in_play)
 
     @property
     def weapon(self) -> str | None:
@@ -274,7 +275,7 @@ class LiveView:
 
     @property
     def hand(self) -> tuple[str, ...]:
-        return tuple(CARD_FACE[c] for c in self._me.hand)
+        return card_faces(self._me.hand)
 
     @property
     def known_roles(self) -> dict[int, str]:
@@ -314,6 +315,17 @@ class LiveView:
     @property
     def winners(self) -> tuple[int, ...]:
         return self._game.winners
+
+
+def pending_kind(view: SeatInfo) -> str | None:
+    """The kind of ``view``'s pending decision (None: none), as ``view.pending.kind`` gives it,
+    without building the pending view of a :class:`LiveView`."""
+    if isinstance(view, LiveView):
+        game = view._game
+        d = game.pending
+        return d.kind if d is not None and game.pending_frame is not None else None
+    pending = view.pending
+    return pending.kind if pending is not None else None
 
 
 def events_from(view: SeatInfo, start: int) -> Sequence[dict[str, Any]]:

@@ -7,7 +7,7 @@ here as they are at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -96,7 +96,9 @@ def filter_event(event: dict[str, Any], viewer: int) -> dict[str, Any]:
         return event
     if viewer not in to and event["t"] in _RECIPIENT_PRIVATE:
         return {"t": event["t"]}
-    out = {k: v for k, v in event.items() if k != "to" and k != "secret"}
+    out = event.copy()  # the other fields in their order, without the recipients and the secret
+    del out["to"]
+    out.pop("secret", None)
     if viewer in to:
         out.update(event["secret"])
     return out
@@ -118,7 +120,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
                 hp=s.hp,
                 max_hp=s.max_hp,
                 hand_size=len(s.hand),
-                in_play=tuple(CARD_FACE[c] for c in s.in_play),
+                in_play=card_faces(s.in_play),
                 weapon=CARD_FACE[s.weapon] if s.weapon >= 0 else None,
                 weapon_range=s.weapon_range,
                 upgrades=tuple(s.upgrades),
@@ -135,7 +137,7 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
     known_roles: dict[int, str] = {}
     marshal_pair: tuple[int, int] | None = None
     if me is not None:
-        role, hand = me.role, tuple(CARD_FACE[c] for c in me.hand)
+        role, hand = me.role, card_faces(me.hand)
         known_roles, marshal_pair = dict(me.known_roles), me.marshal_pair
         known_top = known_deck_top(deck, me.known_top)
     looking = seat_looking(game, seat)
@@ -165,6 +167,11 @@ def build_view(game: Game, seat: int, since: int = 0) -> SeatView:
         winning_side=game.winning_side,
         winners=game.winners,
     )
+
+
+def card_faces(cards: Iterable[int]) -> tuple[str, ...]:
+    """The faces of ``cards`` (engine card indices), in order."""
+    return tuple([CARD_FACE[c] for c in cards])  # a list first: quicker than a generator
 
 
 def public_role(s: Seat, viewer: int) -> str | None:
@@ -205,7 +212,7 @@ def seat_looking(game: Game, seat: int) -> tuple[str, ...]:
     """The cards ``seat`` is looking at while it decides what to put back (empty otherwise)."""
     d = game.pending
     if d is not None and d.seat == seat and d.kind == "putback":
-        return tuple(CARD_FACE[c] for c in game.looking)
+        return card_faces(game.looking)
     return ()
 
 

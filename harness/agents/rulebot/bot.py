@@ -11,8 +11,8 @@ Contract:
   deal-time knowledge, so computing them later gives the values the bot would have kept.
 * Each event of the feed is processed exactly once, even when views overlap (``observe`` then
   ``choose`` with the same view, as an autopilot does); see :class:`.suspicion.Suspicion`.
-* Ties are broken by the bot's own :class:`random.Random`, seeded in :meth:`RuleBot.new_game`
-  from the game seed and the seat, so a game stays reproducible.  ``last_ties`` holds the options
+* Ties are broken by the bot's own :class:`random.Random`, seeded from the game seed and the seat
+  given to :meth:`RuleBot.new_game` (when the first tie comes), so a game stays reproducible.  ``last_ties`` holds the options
   the last decision chose among uniformly (its policy there, for the luck adjustment).
 * :meth:`RuleBot.decide` is the synchronous core (``choose`` awaits nothing else); it always
   returns one of the options.
@@ -20,10 +20,11 @@ Contract:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
-from harness.engine.live_view import SeatInfo
+from harness.engine.live_view import SeatInfo, pending_kind
 
 from ..base import Agent
 from . import reactions
@@ -40,7 +41,10 @@ class RuleBot(Agent):
     def __init__(self, name: str = "bot", seed: int = 0) -> None:
         super().__init__(name)
         self._seed = seed
-        self._rng = random.Random(f"{seed}:0:0")
+        # the tie-breaking generator, seeded on the first tie (seeding costs as much as several
+        # decisions, and most bots of a playout meet no tie): the same draws as one seeded up front
+        self._rng_seed = f"{seed}:0:0"
+        self._rng: random.Random | None = None
         self._susp: Suspicion | None = None
         self._seat = -1
         # the options the last decision chose among uniformly (its exact ties, or the choice)
@@ -48,7 +52,8 @@ class RuleBot(Agent):
 
     # ------------------------------------------------------------ protocol
     def new_game(self, game_id: str, seat: int, seed: int) -> None:
-        self._rng = random.Random(f"{self._seed}:{seed}:{seat}")
+        self._rng_seed = f"{self._seed}:{seed}:{seat}"
+        self._rng = None
         self._susp = None
         self._seat = seat
 
@@ -75,9 +80,7 @@ class RuleBot(Agent):
         susp = self._suspicion(view)
         susp.feed(view)
         ctx = build_ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
-        pending = view.pending
-        kind = pending.kind if pending is not None else "play"
-        choice = self._by_kind(kind, ctx, options)
+        choice = self._by_kind(pending_kind(view) or "play", ctx, options)
         choice = choice if choice in options else options[0]
         if choice not in self.last_ties:
             self.last_ties = (choice,)
@@ -86,9 +89,16 @@ class RuleBot(Agent):
     def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
         pick = self._pick
         if kind == "play":
-            scored = [(score_play(ctx, parsed(o)), o) for o in options]
-            # "not now" (<= 0) never ties with ending the turn
-            return pick([(s if s > 0 or o == "end" else -1.0, o) for s, o in scored])
+            best, top = -math.inf, []  # the greatest score so far and its options, in order
+            for o in options:
+                s = score_play(ctx, parsed(o))
+                if s <= 0 and o != "end":
+                    s = -1.0  # "not now" never ties with ending the turn
+                if s > best:
+                    best, top = s, [o]
+                elif s == best:
+                    top.append(o)
+            return self._choose(top)
         if kind == "respond_shot":
             return reactions.respond_shot(ctx, options, pick)
         if kind == "respond_raid":
@@ -111,9 +121,17 @@ class RuleBot(Agent):
     def _pick(self, scored: Sequence[tuple[float, str]]) -> str:
         """The best-scored option; exact ties go to the seeded generator."""
         best = max(scored)[0]  # the greatest score (ties between scores broken by the id)
-        top = [o for s, o in scored if s == best]
+        return self._choose([o for s, o in scored if s == best])
+
+    def _choose(self, top: list[str]) -> str:
+        """One of the equally good options ``top``: the seeded generator's choice among several."""
         self.last_ties = tuple(top)
-        return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
+        if len(top) == 1:
+            return top[0]
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return top[rng.randrange(len(top))]
 
     def _suspicion(self, view: SeatInfo) -> Suspicion:
         s = self._susp

@@ -7,8 +7,7 @@ cheap (no feed scan) and read-only for the policy modules.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from harness.engine.actions import Action, parse_action
@@ -18,37 +17,65 @@ from harness.engine.live_view import PublicSeatInfo, SeatInfo
 from .goals import marshal_seat, wants
 from .suspicion import Belief
 
-_TYPE_OF: dict[str, str] = {}
-_PARSED: dict[str, Action] = {}
-_HAND_TYPES: dict[tuple[str, ...], Counter[str]] = {}  # read-only counts; hands recur
-_HAND_TYPES_MAX = 65_536
-BUILTIN: Final = {"cover": "iron_brow", "horse": "pass_shadow"}
-SCOPE_BUILTIN: Final = ("eagle_eye", "mad_dog")
+
+class _TypeOf(dict[str, str]):
+    """Card face -> card type, each face's filled on first use."""
+
+    __slots__ = ()
+
+    def __missing__(self, face: str) -> str:
+        t = self[face] = face.partition(".")[0]
+        return t
 
 
-def card_type(face: str) -> str:
-    """``shot.QH`` → ``shot`` (cached)."""
-    t = _TYPE_OF.get(face)
-    if t is None:
-        t = _TYPE_OF[face] = face.partition(".")[0]
-    return t
+class Counts(dict[str, int]):
+    """Card type -> copies in hand; 0 for a type not held."""
+
+    __slots__ = ()
+
+    def __missing__(self, card: str) -> int:
+        return 0
 
 
-def parsed(option: str) -> Action:
-    """An option id as an :class:`Action` (cached: option ids repeat across decisions)."""
-    a = _PARSED.get(option)
-    if a is None:
-        a = _PARSED[option] = parse_action(option)
-    return a
+class _Parsed(dict[str, Action]):
+    """Option id -> :class:`Action`, each id's parsed on first use."""
+
+    __slots__ = ()
+
+    def __missing__(self, option: str) -> Action:
+        a = self[option] = parse_action(option)
+        return a
+
+
+_TYPE_OF: Final = _TypeOf()
+_PARSED: Final = _Parsed()
+# the characters with a Cover, a Horse or a Scope built in (Ruling R-6)
+BUILT_IN: Final = {
+    "cover": ("iron_brow",),
+    "horse": ("pass_shadow",),
+    "scope": ("eagle_eye", "mad_dog"),
+}
+
+# ``card_type(face)``: ``shot.QH`` → ``shot`` (cached; a dict lookup, no Python call)
+card_type: Final = _TYPE_OF.__getitem__
+# ``parsed(option)``: an option id as an :class:`Action` (cached: option ids repeat across
+# decisions; a dict lookup, no Python call)
+parsed: Final = _PARSED.__getitem__
+
+
+def _count_types(faces: tuple[str, ...]) -> Counts:
+    counts = Counts()
+    get = counts.get
+    for t in map(card_type, faces):
+        counts[t] = get(t, 0) + 1
+    return counts
 
 
 def has_equipment(seat: PublicSeatInfo, kind: str) -> bool:
     """Whether ``seat`` has a Cover/Horse/Scope, as a card in play or built in (Ruling R-6)."""
-    if kind == "scope" and seat.character in SCOPE_BUILTIN:
+    if seat.character in BUILT_IN.get(kind, ()):
         return True
-    if BUILTIN.get(kind) == seat.character:
-        return True
-    return any(card_type(f) == kind for f in seat.in_play)
+    return kind in map(card_type, seat.in_play)
 
 
 def weapon_value(weapon: str | None, shots: int) -> float:
@@ -66,15 +93,18 @@ class Ctx:
     suspicion model gives the same beliefs whenever they are asked for within the decision."""
 
     __slots__ = (
-        "view", "me", "hand", "marshal", "alive", "unlimited", "shots", "reach",
-        "_beliefs_of", "_beliefs", "_want",
+        "view", "seats", "me", "faces", "hand", "high_noon", "marshal", "alive", "unlimited",
+        "shots", "reach", "_beliefs_of", "_beliefs", "_want",
     )  # fmt: skip
 
     def __init__(
         self,
         view: SeatInfo,
+        seats: Sequence[PublicSeatInfo],
         me: PublicSeatInfo,
-        hand: Counter[str],
+        faces: tuple[str, ...],
+        hand: Counts,
+        high_noon: bool,
         beliefs: Callable[[], list[Belief]],
         marshal: int,
         alive: list[int],
@@ -83,8 +113,11 @@ class Ctx:
         reach: int,
     ) -> None:
         self.view = view
+        self.seats = seats  # ``view.seats``
         self.me = me
-        self.hand = hand  # card type -> copies in hand; shared between decisions: never changed
+        self.faces = faces  # ``view.hand``
+        self.hand = hand  # card type -> copies in hand
+        self.high_noon = high_noon
         self.marshal = marshal
         self.alive = alive  # living seats other than the viewer
         self.unlimited = unlimited  # may fire more than one Shot this turn
@@ -119,42 +152,34 @@ class Ctx:
     def n_alive(self) -> int:
         return len(self.alive) + 1
 
-    def seat(self, j: int) -> PublicSeatInfo:
-        return self.view.seats[j]
-
 
 def build_ctx(
     view: SeatInfo, beliefs: Callable[[], list[Belief]], marshal: int | None = None
 ) -> Ctx:
     """The context of ``view``'s decision; ``beliefs()`` gives the suspicion beliefs when the
     decision first needs them; ``marshal``: the Marshal's seat when the caller has it."""
-    me = view.seats[view.viewer]
+    viewer = view.viewer
+    seats = view.seats
+    me = seats[viewer]
     faces = view.hand
-    hand = _HAND_TYPES.get(faces)
-    if hand is None:
-        if len(_HAND_TYPES) >= _HAND_TYPES_MAX:
-            _HAND_TYPES.clear()
-        hand = _HAND_TYPES[faces] = Counter(map(card_type, faces))
+    hand = _count_types(faces)
     face = me.weapon
     character = me.character
-    unlimited = (
-        view.high_noon
-        or character == "mad_dog"
-        or (face is not None and card_type(face) == "volcanic")
-    )
-    shots = hand["shot"] + (hand["ricochet"] if character == "two_face" else 0)
-    viewer = view.viewer
+    high_noon = view.high_noon
     return Ctx(
         view,
+        seats,
         me,
+        faces,
         hand,
+        high_noon,
         beliefs,
         marshal_seat(view) if marshal is None else marshal,
-        [s.seat for s in view.seats if s.seat != viewer and s.alive],
-        unlimited,
-        shots,
+        [s.seat for s in seats if s.seat != viewer and s.alive],
+        high_noon or character == "mad_dog" or (face is not None and card_type(face) == "volcanic"),
+        hand["shot"] + (hand["ricochet"] if character == "two_face" else 0),
         me.weapon_range,
     )
 
 
-__all__ = ["Ctx", "build_ctx", "card_type", "has_equipment", "parsed", "weapon_value"]
+__all__ = ["Counts", "Ctx", "build_ctx", "card_type", "has_equipment", "parsed", "weapon_value"]

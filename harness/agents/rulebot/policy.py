@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from harness.engine.actions import Action
 
-from .context import Ctx, has_equipment, weapon_value
+from .context import BUILT_IN, Ctx, has_equipment, weapon_value
 from .goals import kill_bonus
 from .values import card_value
 
@@ -30,16 +30,16 @@ _SHOT = 25 / 80
 
 def p_dodge(ctx: Ctx, j: int) -> float:
     """Chance that seat ``j`` cancels a Shot: Cover (not in High Noon), then a Ricochet."""
-    s = ctx.seat(j)
+    s = ctx.seats[j]
     q = _RIC_TWO_FACE if s.character == "two_face" else _RIC
     p_card = 1.0 - (1.0 - q) ** s.hand_size
-    p_cover = 0.0 if ctx.view.high_noon or not has_equipment(s, "cover") else 0.5
+    p_cover = 0.0 if ctx.high_noon or not has_equipment(s, "cover") else 0.5
     return 1.0 - (1.0 - p_cover) * (1.0 - p_card)
 
 
 def p_no_shot(ctx: Ctx, j: int) -> float:
     """Chance that seat ``j`` holds no Shot (it loses a ♥ to a Raid / in a Duel)."""
-    s = ctx.seat(j)
+    s = ctx.seats[j]
     q = _RIC_TWO_FACE if s.character == "two_face" else _SHOT
     return (1.0 - q) ** s.hand_size
 
@@ -47,9 +47,9 @@ def p_no_shot(ctx: Ctx, j: int) -> float:
 def hurt(ctx: Ctx, j: int, dmg: int = 1) -> float:
     """Value of ``dmg`` damage to seat ``j`` (eliminating it adds its kill bonus)."""
     w = ctx.want[j]
-    s = ctx.seat(j)
-    v = w * (1.5 if s.hp <= 2 else 1.0)
-    if s.hp <= dmg:
+    hp = ctx.seats[j].hp
+    v = w * (1.5 if hp <= 2 else 1.0)
+    if hp <= dmg:
         v += kill_bonus(ctx.view, w, ctx.beliefs[j]) * 1.5
     return v
 
@@ -89,7 +89,7 @@ def _area(ctx: Ctx, card: str) -> float:
 def _saloon(ctx: Ctx) -> float:
     v = _self_gain(ctx) if ctx.hp < ctx.me.max_hp else 0.0
     for j in ctx.alive:
-        s = ctx.seat(j)
+        s = ctx.seats[j]
         if s.hp < s.max_hp:
             v -= ctx.want[j] * (1.5 if s.hp <= 1 else 1.0)
     return 35.0 + v if v > 0.2 else 0.0
@@ -97,7 +97,7 @@ def _saloon(ctx: Ctx) -> float:
 
 def _duel(ctx: Ctx, a: Action) -> float:
     j = a.target
-    s = ctx.seat(j)
+    s = ctx.seats[j]
     expected = s.hand_size * (_RIC_TWO_FACE if s.character == "two_face" else _SHOT)
     if ctx.shots < 1 or ctx.shots <= expected + 0.3:
         return 0.0
@@ -115,14 +115,14 @@ def _jail(ctx: Ctx, a: Action) -> float:
     w = ctx.want[j]
     if w <= 0.3:
         return 0.0
-    s = ctx.seat(j)
+    s = ctx.seats[j]
     threat = 0.1 * s.hand_size + 0.1 * s.weapon_range
     return 60.0 + w + threat
 
 
 def _item_worth(ctx: Ctx, j: int, what: str) -> float:
     """How much seat ``j`` gains from keeping ``what`` in play (its weapon, blue cards)."""
-    s = ctx.seat(j)
+    s = ctx.seats[j]
     if what in ("cover", "horse", "scope"):
         if has_equipment_builtin(s.character, what):
             return 0.3  # the built-in stays (Ruling R-6)
@@ -133,11 +133,7 @@ def _item_worth(ctx: Ctx, j: int, what: str) -> float:
 
 
 def has_equipment_builtin(character: str, what: str) -> bool:
-    return (
-        (what == "cover" and character == "iron_brow")
-        or (what == "horse" and character == "pass_shadow")
-        or (what == "scope" and character in ("eagle_eye", "mad_dog"))
-    )
+    return character in BUILT_IN.get(what, ())
 
 
 def _take(ctx: Ctx, a: Action) -> float:
@@ -149,7 +145,7 @@ def _take(ctx: Ctx, a: Action) -> float:
     elif what == "dynamite":
         v = -w * 0.8 - (0.5 if steal else 0.0)
     elif what == "hand":
-        size = ctx.seat(j).hand_size
+        size = ctx.seats[j].hand_size
         v = w * (0.9 if size <= 2 else 0.6) + (0.5 if steal else 0.0)
     else:
         v = w * _item_worth(ctx, j, what)
@@ -164,7 +160,7 @@ def _flask(ctx: Ctx) -> float:
     me = ctx.me
     if me.hp <= 2 or me.max_hp - me.hp >= 2:
         return 85.0
-    if len(ctx.view.hand) > me.hp:  # would be discarded at the end of the turn anyway
+    if len(ctx.faces) > me.hp:  # would be discarded at the end of the turn anyway
         return 15.0
     return 0.0
 
@@ -172,7 +168,7 @@ def _flask(ctx: Ctx) -> float:
 def _heal(ctx: Ctx, a: Action) -> float:
     """Bonesetter: discard two cards for +1 ♥ — when low, or when the cards would go anyway."""
     me = ctx.me
-    surplus = len(ctx.view.hand) - me.hp
+    surplus = len(ctx.faces) - me.hp
     if me.hp <= 2:
         return 84.0 - _pair_cost(ctx, a)
     if surplus >= 2:
@@ -208,7 +204,7 @@ def score_play(ctx: Ctx, a: Action) -> float:
     if card in ("cover", "horse", "scope"):
         if has_equipment(ctx.me, card):
             return 0.0
-        return 0.0 if card == "cover" and ctx.view.high_noon else 75.0
+        return 0.0 if card == "cover" and ctx.high_noon else 75.0
     if card == "dynamite":
         return 30.0 if ctx.hp > 3 else 0.0
     if card == "jail":

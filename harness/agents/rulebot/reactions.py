@@ -48,7 +48,7 @@ def respond_match(ctx: Ctx, options: Sequence[str], pick: Pick, opponent: int) -
     against the Marshal; anyone against a weak friend while strong) lose the ♥ instead."""
     hp = ctx.hp
     if opponent >= 0 and ctx.want[opponent] <= -0.5:
-        other = ctx.seat(opponent)
+        other = ctx.seats[opponent]
         spare_marshal = opponent == ctx.marshal and ctx.view.role == "deputy" and hp >= 2
         if spare_marshal or (other.hp <= 2 and hp >= 3):
             return "take"
@@ -65,7 +65,7 @@ def discard(ctx: Ctx, options: Sequence[str], pick: Pick) -> str:
     """End-of-turn discard: the least useful card, or Bonesetter's heal with the two least
     useful when low or when two or more cards are over the limit anyway."""
     me = ctx.me
-    surplus = len(ctx.view.hand) - me.hp
+    surplus = len(ctx.faces) - me.hp
     heals = [(-_cost(ctx, o[5:]), o) for o in options if o.startswith("heal:")]
     if heals and (me.hp <= 2 or surplus >= 2):
         return pick(heals)
@@ -81,7 +81,7 @@ def draw_source(ctx: Ctx, options: Sequence[str], pick: Pick) -> str:
         if a.arg == "hand":
             j = a.target
             if ctx.want[j] > 0.1:
-                best.append((ctx.seat(j).hand_size + 0.5 * ctx.want[j], o))
+                best.append((ctx.seats[j].hand_size + 0.5 * ctx.want[j], o))
         elif a.arg == "discard":
             top = ctx.view.discard_top
             if top is not None:
@@ -124,7 +124,7 @@ def _preference(ctx: Ctx) -> list[str]:
     in_range = out_of_range = False
     for j in ctx.alive:
         if ctx.want[j] > 0.1:
-            d = ctx.seat(j).distance
+            d = ctx.seats[j].distance
             if d is not None and d <= ctx.reach:
                 in_range = True
             else:

@@ -33,7 +33,7 @@ _BASE = {
 def card_value(ctx: Ctx, t: str, copies: int = 1) -> float:
     """Value of the ``copies``-th card of type ``t`` in hand (see the module docstring)."""
     me = ctx.me
-    hn = ctx.view.high_noon
+    hn = ctx.high_noon
     if t == "shot" or t == "ricochet":
         two_face = me.character == "two_face"
         if t == "ricochet" or two_face:
