@@ -14,6 +14,9 @@ from harness.agents.rulebot.suspicion import (
     Evidence,
     Suspicion,
     _fit,
+    _fit_2,
+    _fit_3,
+    _fit_any,
     _key,
     _prepare,
 )
@@ -119,3 +122,28 @@ def test_seats_of_the_one_side_left_are_fixed() -> None:
     assert set(susp.beliefs(view)[r] for r in raiders) == {(0.0, 1.0, 0.0)}
     setup = _prepare(view, _key(view))
     assert setup.free == () and set(raiders) <= setup.fixed
+
+
+_PRIORS = st.sampled_from(
+    [(0.5, 0.5, 0.0), (0.0, 0.5, 0.5), (0.5, 0.0, 0.5), (0.25, 0.5, 0.25), (1 / 3, 1 / 3, 1 / 3)]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    size=st.sampled_from([2, 3]),
+    scores=st.lists(st.floats(-9.0, 9.0), min_size=3, max_size=3),
+    prior=_PRIORS,
+    col=st.tuples(*[st.integers(0, 3).map(float)] * 3),
+)
+def test_small_fits_equal_the_general_fit(
+    size: int, scores: list[float], prior: Belief, col: Belief
+) -> None:
+    """The fits of two and three hidden seats on plain variables give exactly (bit for bit) what
+    the general fit gives, for any scores, priors and column counts."""
+    hidden = [2, 0, 1][:size]
+    general: list[Belief] = [(0.0, 0.0, 0.0)] * 3
+    small: list[Belief] = [(0.0, 0.0, 0.0)] * 3
+    _fit_any(general, hidden, scores, prior, col)
+    (_fit_2 if size == 2 else _fit_3)(small, hidden, scores, prior, col)
+    assert small == general
