@@ -19,13 +19,21 @@ from .roles import HIGH_NOON_ROUND, MAX_SEATS
 Event = dict[str, Any]
 Frame = tuple[Any, ...]
 
-# Going round ``m`` living seats, the steps ``k`` (1..m-1) whose distance ``min(k, m - k)`` is at
-# most ``limit``, with that distance: ``_RING[m][limit]`` for each limit up to ``m // 2`` (the
-# farthest any seat is).
-_RING: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+# Among ``m`` living seats, seen from the ``p``-th of them, the others whose step distance
+# ``min(k, m - k)`` (``k`` steps round the table) is at most ``limit``, as (place among the living,
+# distance) in seat order: ``_RING[m][p][limit]`` for each limit up to ``m // 2`` (the farthest
+# any seat is).
+_RING: tuple[tuple[tuple[tuple[tuple[int, int], ...], ...], ...], ...] = tuple(
     tuple(
-        tuple((k, min(k, m - k)) for k in range(1, m) if min(k, m - k) <= limit)
-        for limit in range(m // 2 + 1)
+        tuple(
+            tuple(
+                (q, min((q - p) % m, m - (q - p) % m))
+                for q in range(m)
+                if q != p and min((q - p) % m, m - (q - p) % m) <= limit
+            )
+            for limit in range(m // 2 + 1)
+        )
+        for p in range(m)
     )
     for m in range(MAX_SEATS + 1)
 )
@@ -216,13 +224,12 @@ class GameState:
         me = seats[a]
         living = [s for s in seats if s.alive]
         m = len(living)
-        p = living.index(me)
         # distance = max(1, steps + Horse - Scope) <= reach  <=>  steps + Horse <= reach + Scope
         limit = reach + 1 if me.has_scope else reach
-        out = []
         half = m // 2
-        for k, steps in _RING[m][limit if limit < half else half]:
-            t = living[(p + k) % m]
+        out = []
+        for q, steps in _RING[m][living.index(me)][limit if limit < half else half]:
+            t = living[q]
             # a Horse (+1, Pass Shadow +2) needs an in-play card or Pass Shadow: look only then
             if (
                 steps + 2 <= limit
@@ -230,7 +237,6 @@ class GameState:
                 or steps + t.horse_bonus <= limit
             ):
                 out.append(t.index)
-        out.sort()
         return out
 
     def unlimited_shots(self, s: Seat) -> bool:
