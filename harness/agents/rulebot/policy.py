@@ -17,10 +17,11 @@ weapons, Cover and Horse (and free a friend from Jail).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from harness.engine.actions import Action
 
-from .context import BUILT_IN, Ctx, has_equipment, weapon_value
+from .context import BUILT_IN, Ctx, has_equipment, parsed, weapon_value
 from .goals import kill_bonus
 from .values import card_value
 
@@ -230,12 +231,35 @@ _SCORERS: dict[str, Callable[[Ctx, Action], float]] = {
 }
 
 
+def _nothing(ctx: Ctx, a: Action) -> float:
+    return 0.0
+
+
+def play_scorer(a: Action) -> Callable[[Ctx, Action], float]:
+    """The function that scores ``a`` (``ctx, a -> score``): :func:`score_play` without looking
+    the card up again for every decision."""
+    if a.verb == "end":
+        return _nothing
+    if a.verb == "heal":
+        return _heal
+    return _SCORERS.get(a.arg, _nothing)
+
+
+class _Plays(dict[str, tuple[Action, Callable[[Ctx, Action], float]]]):
+    """Option id -> its :class:`Action` and :func:`play_scorer`, each id's filled on first use."""
+
+    __slots__ = ()
+
+    def __missing__(self, option: str) -> tuple[Action, Callable[[Ctx, Action], float]]:
+        a = parsed(option)
+        entry = self[option] = (a, play_scorer(a))
+        return entry
+
+
+# ``play_option(option)``: an option id of the play phase as its action and scorer (cached)
+play_option: Final = _Plays().__getitem__
+
+
 def score_play(ctx: Ctx, a: Action) -> float:
     """Score of one play-phase option (see the module docstring)."""
-    verb = a.verb
-    if verb == "end":
-        return 0.0
-    if verb == "heal":
-        return _heal(ctx, a)
-    scorer = _SCORERS.get(a.arg)
-    return 0.0 if scorer is None else scorer(ctx, a)
+    return play_scorer(a)(ctx, a)
