@@ -28,7 +28,7 @@ from harness.engine.live_view import SeatInfo, pending_kind
 
 from ..base import Agent
 from . import reactions
-from .context import Ctx, build_ctx
+from .context import Ctx
 from .policy import play_option
 from .suspicion import Suspicion
 
@@ -79,7 +79,7 @@ class RuleBot(Agent):
         self.last_ties = ()
         susp = self._suspicion(view)
         susp.feed(view)
-        ctx = build_ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
+        ctx = Ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
         choice = self._by_kind(pending_kind(view) or "play", ctx, options)
         choice = choice if choice in options else options[0]
         if choice not in self.last_ties:
