@@ -149,7 +149,8 @@ class LiveSeat:
 
     @property
     def in_play(self) -> tuple[str, ...]:
-        return card_faces(self._s.in_play)
+        cards = self._s.in_play
+        return card_faces(cards) if cards else ()  # most seats have none
 
     @property
     def weapon(self) -> str | None:

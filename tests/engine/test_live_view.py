@@ -13,7 +13,7 @@ import pytest
 
 from harness.analysis.playout import new_bots, play_out
 from harness.engine import SPECTATOR, Game, PublicSeat, SeatView, build_view
-from harness.engine.live_view import LiveSeat, LiveView, events_from, live_seats
+from harness.engine.live_view import LiveSeat, LiveView, events_from, live_seats, pending_kind
 from harness.engine.roles import MODES
 
 SEAT_FIELDS = [f.name for f in dataclasses.fields(PublicSeat)]
@@ -95,3 +95,24 @@ def test_events_from_is_the_end_of_the_feed(n: int, mode: str, seed: int) -> Non
 
     play_out(game, new_bots(game, seed), visit=visit)
     assert game.is_over
+
+
+@pytest.mark.parametrize(("n", "mode", "seed"), CASES[1::4])
+def test_pending_kind_is_the_kind_of_the_pending_view(n: int, mode: str, seed: int) -> None:
+    """``pending_kind(view)`` equals ``view.pending.kind`` (None when nothing is pending) for live
+    views and seat views of every seat, at every decision and once the game is over."""
+    game = Game.new(n, mode, seed)
+    kinds: set[str | None] = set()
+
+    def check(g: Game) -> None:
+        for s in range(n):
+            for view in (LiveView(g, s, 0), build_view(g, s)):
+                pending = view.pending
+                want = pending.kind if pending is not None else None
+                assert pending_kind(view) == want, (s, type(view).__name__)
+                kinds.add(want)
+
+    play_out(game, new_bots(game, seed), visit=lambda g, k: check(g))
+    assert game.is_over
+    check(game)
+    assert None in kinds and "play" in kinds and len(kinds) > 2  # decisions of several kinds

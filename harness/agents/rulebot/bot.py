@@ -28,8 +28,8 @@ from harness.engine.live_view import SeatInfo, pending_kind
 
 from ..base import Agent
 from . import reactions
-from .context import Ctx, build_ctx, parsed
-from .policy import score_play
+from .context import Ctx
+from .policy import play_option
 from .suspicion import Suspicion
 
 
@@ -79,7 +79,7 @@ class RuleBot(Agent):
         self.last_ties = ()
         susp = self._suspicion(view)
         susp.feed(view)
-        ctx = build_ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
+        ctx = Ctx(view, lambda: susp.beliefs(view), susp.marshal(view))
         choice = self._by_kind(pending_kind(view) or "play", ctx, options)
         choice = choice if choice in options else options[0]
         if choice not in self.last_ties:
@@ -91,7 +91,8 @@ class RuleBot(Agent):
         if kind == "play":
             best, top = -math.inf, []  # the greatest score so far and its options, in order
             for o in options:
-                s = score_play(ctx, parsed(o))
+                a, score = play_option(o)
+                s = score(ctx, a)
                 if s <= 0 and o != "end":
                     s = -1.0  # "not now" never ties with ending the turn
                 if s > best:

@@ -7,7 +7,7 @@ cheap (no feed scan) and read-only for the policy modules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
 from harness.engine.actions import Action, parse_action
@@ -98,31 +98,30 @@ class Ctx:
     )  # fmt: skip
 
     def __init__(
-        self,
-        view: SeatInfo,
-        seats: Sequence[PublicSeatInfo],
-        me: PublicSeatInfo,
-        faces: tuple[str, ...],
-        hand: Counts,
-        high_noon: bool,
-        beliefs: Callable[[], list[Belief]],
-        marshal: int,
-        alive: list[int],
-        unlimited: bool,
-        shots: int,
-        reach: int,
+        self, view: SeatInfo, beliefs: Callable[[], list[Belief]], marshal: int | None = None
     ) -> None:
+        """The context of ``view``'s decision; ``beliefs()`` gives the suspicion beliefs when the
+        decision first needs them; ``marshal``: the Marshal's seat when the caller has it."""
+        viewer = view.viewer
         self.view = view
-        self.seats = seats  # ``view.seats``
-        self.me = me
-        self.faces = faces  # ``view.hand``
-        self.hand = hand  # card type -> copies in hand
-        self.high_noon = high_noon
-        self.marshal = marshal
-        self.alive = alive  # living seats other than the viewer
-        self.unlimited = unlimited  # may fire more than one Shot this turn
-        self.shots = shots  # Shots in hand (Two-Face: Ricochets too)
-        self.reach = reach  # weapon range + Marksmanship
+        self.seats = seats = view.seats
+        self.me = me = seats[viewer]
+        self.faces = faces = view.hand
+        self.hand = hand = _count_types(faces)  # card type -> copies in hand
+        self.high_noon = high_noon = view.high_noon
+        self.marshal = marshal_seat(view) if marshal is None else marshal
+        self.alive = [s.seat for s in seats if s.seat != viewer and s.alive]  # others alive
+        face = me.weapon
+        character = me.character
+        # may fire more than one Shot this turn
+        self.unlimited = (
+            high_noon
+            or character == "mad_dog"
+            or (face is not None and card_type(face) == "volcanic")
+        )
+        # Shots in hand (Two-Face: Ricochets too)
+        self.shots = hand["shot"] + (hand["ricochet"] if character == "two_face" else 0)
+        self.reach = me.weapon_range  # weapon range + Marksmanship
         self._beliefs_of = beliefs
         self._beliefs: list[Belief] | None = None
         self._want: list[float] | None = None
@@ -153,33 +152,4 @@ class Ctx:
         return len(self.alive) + 1
 
 
-def build_ctx(
-    view: SeatInfo, beliefs: Callable[[], list[Belief]], marshal: int | None = None
-) -> Ctx:
-    """The context of ``view``'s decision; ``beliefs()`` gives the suspicion beliefs when the
-    decision first needs them; ``marshal``: the Marshal's seat when the caller has it."""
-    viewer = view.viewer
-    seats = view.seats
-    me = seats[viewer]
-    faces = view.hand
-    hand = _count_types(faces)
-    face = me.weapon
-    character = me.character
-    high_noon = view.high_noon
-    return Ctx(
-        view,
-        seats,
-        me,
-        faces,
-        hand,
-        high_noon,
-        beliefs,
-        marshal_seat(view) if marshal is None else marshal,
-        [s.seat for s in seats if s.seat != viewer and s.alive],
-        high_noon or character == "mad_dog" or (face is not None and card_type(face) == "volcanic"),
-        hand["shot"] + (hand["ricochet"] if character == "two_face" else 0),
-        me.weapon_range,
-    )
-
-
-__all__ = ["Counts", "Ctx", "build_ctx", "card_type", "has_equipment", "parsed", "weapon_value"]
+__all__ = ["Counts", "Ctx", "card_type", "has_equipment", "parsed", "weapon_value"]

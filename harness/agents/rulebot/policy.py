@@ -16,9 +16,12 @@ weapons, Cover and Horse (and free a friend from Jail).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from harness.engine.actions import Action
 
-from .context import BUILT_IN, Ctx, has_equipment, weapon_value
+from .context import BUILT_IN, Ctx, has_equipment, parsed, weapon_value
 from .goals import kill_bonus
 from .values import card_value
 
@@ -183,38 +186,80 @@ def _pair_cost(ctx: Ctx, a: Action) -> float:
     return card_value(ctx, x, ctx.hand[x]) + card_value(ctx, y, ctx.hand[y])
 
 
+def _weapon(ctx: Ctx, a: Action) -> float:
+    gain = weapon_value(a.arg, ctx.shots) - weapon_value(ctx.weapon, ctx.shots)
+    return 80.0 + gain if gain > 0 else 0.0
+
+
+def _equipment(ctx: Ctx, a: Action) -> float:
+    card = a.arg
+    if has_equipment(ctx.me, card):
+        return 0.0
+    return 0.0 if card == "cover" and ctx.high_noon else 75.0
+
+
+def _draw(ctx: Ctx, a: Action) -> float:
+    return 100.0
+
+
+def _bazaar(ctx: Ctx, a: Action) -> float:
+    return 90.0
+
+
+def _dynamite(ctx: Ctx, a: Action) -> float:
+    return 30.0 if ctx.hp > 3 else 0.0
+
+
+# card played -> its scorer (one dict lookup instead of a chain of comparisons per option)
+_SCORERS: dict[str, Callable[[Ctx, Action], float]] = {
+    "wagon": _draw,
+    "caravan": _draw,
+    "bazaar": _bazaar,
+    "shot": _shot,
+    "ricochet": _shot,
+    "flask": lambda ctx, a: _flask(ctx),
+    **dict.fromkeys(("volcanic", "sawed_off", "rifle", "carbine", "long_rifle"), _weapon),
+    **dict.fromkeys(("cover", "horse", "scope"), _equipment),
+    "dynamite": _dynamite,
+    "jail": _jail,
+    "snatch": _take,
+    "knock_off": _take,
+    "duel": _duel,
+    "buckshot": lambda ctx, a: _area(ctx, a.arg),
+    "raid": lambda ctx, a: _area(ctx, a.arg),
+    "saloon": lambda ctx, a: _saloon(ctx),
+}
+
+
+def _nothing(ctx: Ctx, a: Action) -> float:
+    return 0.0
+
+
+def play_scorer(a: Action) -> Callable[[Ctx, Action], float]:
+    """The function that scores ``a`` (``ctx, a -> score``): :func:`score_play` without looking
+    the card up again for every decision."""
+    if a.verb == "end":
+        return _nothing
+    if a.verb == "heal":
+        return _heal
+    return _SCORERS.get(a.arg, _nothing)
+
+
+class _Plays(dict[str, tuple[Action, Callable[[Ctx, Action], float]]]):
+    """Option id -> its :class:`Action` and :func:`play_scorer`, each id's filled on first use."""
+
+    __slots__ = ()
+
+    def __missing__(self, option: str) -> tuple[Action, Callable[[Ctx, Action], float]]:
+        a = parsed(option)
+        entry = self[option] = (a, play_scorer(a))
+        return entry
+
+
+# ``play_option(option)``: an option id of the play phase as its action and scorer (cached)
+play_option: Final = _Plays().__getitem__
+
+
 def score_play(ctx: Ctx, a: Action) -> float:
     """Score of one play-phase option (see the module docstring)."""
-    if a.verb == "end":
-        return 0.0
-    if a.verb == "heal":
-        return _heal(ctx, a)
-    card = a.arg
-    if card == "wagon" or card == "caravan":
-        return 100.0
-    if card == "bazaar":
-        return 90.0
-    if card == "shot" or card == "ricochet":
-        return _shot(ctx, a)
-    if card == "flask":
-        return _flask(ctx)
-    if card in ("volcanic", "sawed_off", "rifle", "carbine", "long_rifle"):
-        gain = weapon_value(card, ctx.shots) - weapon_value(ctx.weapon, ctx.shots)
-        return 80.0 + gain if gain > 0 else 0.0
-    if card in ("cover", "horse", "scope"):
-        if has_equipment(ctx.me, card):
-            return 0.0
-        return 0.0 if card == "cover" and ctx.high_noon else 75.0
-    if card == "dynamite":
-        return 30.0 if ctx.hp > 3 else 0.0
-    if card == "jail":
-        return _jail(ctx, a)
-    if card == "snatch" or card == "knock_off":
-        return _take(ctx, a)
-    if card == "duel":
-        return _duel(ctx, a)
-    if card == "buckshot" or card == "raid":
-        return _area(ctx, card)
-    if card == "saloon":
-        return _saloon(ctx)
-    return 0.0
+    return play_scorer(a)(ctx, a)
