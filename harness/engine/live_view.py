@@ -16,7 +16,7 @@ Contract:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any, Protocol
 
 from .cards import CARD_FACE
@@ -27,6 +27,7 @@ from .view import (
     PendingView,
     card_faces,
     feed_from,
+    filter_event,
     known_deck_top,
     pending_view,
     public_distance,
@@ -329,12 +330,24 @@ def pending_kind(view: SeatInfo) -> str | None:
     return pending.kind if pending is not None else None
 
 
-def events_from(view: SeatInfo, start: int) -> Sequence[dict[str, Any]]:
+def events_from(
+    view: SeatInfo, start: int, types: Container[str] | None = None
+) -> Sequence[dict[str, Any]]:
     """The events of ``view``'s feed whose index in the game's whole feed is ``start`` or more
     (all of its feed when that starts later): the same events as the end of ``view.events``,
-    without filtering the earlier ones for a :class:`LiveView`."""
+    without filtering the earlier ones for a :class:`LiveView`.  With ``types``, only the events
+    whose type ``t`` is one of them (for a :class:`LiveView`, the others are never filtered)."""
     if isinstance(view, LiveView):
-        return feed_from(view._game, view.viewer, max(start, view._since))
+        first = max(start, view._since)
+        if types is None:
+            return feed_from(view._game, view.viewer, first)
+        viewer = view.viewer
+        return [
+            e if "to" not in e else filter_event(e, viewer)
+            for e in view._game.events[first:]
+            if e["t"] in types
+        ]
     events = view.events
     first = start - (view.event_count - len(events))
-    return events[first:] if first > 0 else events
+    events = events[first:] if first > 0 else events
+    return events if types is None else [e for e in events if e["t"] in types]

@@ -75,11 +75,14 @@ def test_live_view_is_for_a_seat_only(viewer: int) -> None:
         live_seats(game, viewer)
 
 
+_TYPES = frozenset(("play", "grab", "draw", "eliminated"))
+
+
 @pytest.mark.parametrize(("n", "mode", "seed"), CASES[::3])
 def test_events_from_is_the_end_of_the_feed(n: int, mode: str, seed: int) -> None:
     """``events_from(view, start)`` equals the events of ``view.events`` whose index in the game's
     feed is ``start`` or more, for live views and seat views, starts before, inside and after the
-    view's own feed."""
+    view's own feed; with ``types``, those of them of these types (private ones included)."""
     game = Game.new(n, mode, seed)
     rng = random.Random(seed)
 
@@ -92,6 +95,8 @@ def test_events_from_is_the_end_of_the_feed(n: int, mode: str, seed: int) -> Non
                 for start in {0, since, rng.randrange(count + 1), count}:
                     want = events[max(0, start - since) :]
                     assert list(events_from(view, start)) == want, (s, since, start)
+                    some = [e for e in want if e["t"] in _TYPES]
+                    assert list(events_from(view, start, _TYPES)) == some, (s, since, start)
 
     play_out(game, new_bots(game, seed), visit=visit)
     assert game.is_over

@@ -96,9 +96,8 @@ class Evidence:
             return
         # from the first event not processed yet (a gap, the bot joined late: what there is)
         event = self._event
-        for e in events_from(view, self.seen):
-            if e["t"] in _READ:  # most events say nothing about attitudes
-                event(e)
+        for e in events_from(view, self.seen, _READ):  # most events say nothing about attitudes
+            event(e)
         self.seen = count
 
     def _event(self, e: dict[str, Any]) -> None:
