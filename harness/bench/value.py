@@ -5,12 +5,14 @@ table and Brier score next to the base-rate predictor (the training share of win
 team at that size and mode); on ``--positions`` held-out positions, the same against the rollout
 reference (``--rollouts`` rule-bot playouts each).  Speed on one core: fitted-model evaluations/s
 and rollout decisions/s, measured in the same run as ``bench bots``'s whole bot-game
-decisions/s.  ``--svg`` writes the reliability diagram.
+decisions/s of this code (the goal, against the code before the playout path, is checked by
+``bench speed``).  ``--svg`` writes the reliability diagram.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +23,12 @@ from harness.analysis.features import CELLS
 from harness.analysis.fitted import FittedValue
 from harness.analysis.rollout import RolloutValue
 from harness.analysis.train import HOLDOUT_SEED, self_play
+from harness.engine import Game
 from harness.engine.roles import TEAM_OF
 from harness.league.bot_tables import bot_speed
 
 from .core import BenchError, print_result
 from .progress import Progress
-
-SPEED_GOAL = 3.0  # rollout decisions/s over whole bot-game decisions/s
 
 
 def _bins(p: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:
@@ -36,6 +37,28 @@ def _bins(p: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:
          "observed": round(b.observed, 4)}
         for b in reliability(p, y)
     ]  # fmt: skip
+
+
+def timed_rollouts(
+    rv: RolloutValue, states: list[Game], advance: Callable[[], None] | None = None
+) -> tuple[list[np.ndarray], float]:
+    """``rv``'s values of each state, and the seconds spent inside the rollouts only."""
+    values, seconds = [], 0.0
+    for g in states:
+        t1 = time.perf_counter()
+        values.append(rv.values(g))
+        seconds += time.perf_counter() - t1
+        if advance is not None:
+            advance()
+    return values, seconds
+
+
+def rollout_speed(positions: int, rollouts: int) -> tuple[int, float]:
+    """Decisions played and seconds spent in ``rollouts`` rule-bot rollouts of each of
+    ``positions`` reference positions: the rollouts this benchmark times (one core)."""
+    rv = RolloutValue(rollouts, seed=1)
+    _, seconds = timed_rollouts(rv, [g for g, _ in reference_positions(positions)])
+    return rv.decisions, seconds
 
 
 def bench_value(
@@ -59,17 +82,11 @@ def bench_value(
     # the rollout reference on the same positions
     ref = reference_positions(positions)
     rv = RolloutValue(rollouts, seed=1)
-    rollout_s = 0.0  # time inside the rollouts only
-    pr, pf, pb, yr = [], [], [], []
     with Progress("rollouts", len(ref), unit="positions", enabled=progress) as bar:
-        for g, won in ref:
-            t1 = time.perf_counter()
-            pr.append(rv.values(g))
-            rollout_s += time.perf_counter() - t1
-            pf.append(model.values(g))
-            pb.append([model.base_rate(TEAM_OF[s.role], g.n, g.mode) for s in g.seats])
-            yr.append(won)
-            bar.advance()
+        pr, rollout_s = timed_rollouts(rv, [g for g, _ in ref], bar.advance)
+    pf = [model.values(g) for g, _ in ref]
+    pb = [[model.base_rate(TEAM_OF[s.role], g.n, g.mode) for s in g.seats] for g, _ in ref]
+    yr = [won for _, won in ref]
     pr_a, pf_a, pb_a, yr_a = (np.concatenate([np.asarray(v) for v in a]) for a in (pr, pf, pb, yr))
     # speed, one core, side by side
     states = [g for g, _ in ref]
@@ -104,8 +121,10 @@ def bench_value(
             "fitted_evaluations_per_s": round(evals_per_s),
             "rollout_decisions_per_s": round(rollout_dps),
             "bench_bots_whole_game_decisions_per_s": round(speed.game_decisions_per_s),
-            "ratio": round(ratio, 2), "goal": SPEED_GOAL, "pass": ratio >= SPEED_GOAL,
-            "measured": "one core, one run; an evaluation = every seat of one state",
+            "ratio": round(ratio, 2),
+            "measured": "one core, one run; an evaluation = every seat of one state; ratio: "
+                        "rollouts over this code's whole bot games (the goal against the code "
+                        "before the playout path: bench speed)",
         },
         "seconds": round(time.perf_counter() - t0, 1),
     }  # fmt: skip
@@ -148,8 +167,8 @@ def run(
     print(
         f"  speed (one core): fitted {sp['fitted_evaluations_per_s']:,} evaluations/s; rollouts "
         f"{sp['rollout_decisions_per_s']:,} decisions/s vs bench bots whole games "
-        f"{sp['bench_bots_whole_game_decisions_per_s']:,} = {sp['ratio']:.2f}x "
-        f"(goal >= {SPEED_GOAL:g}x: {'PASS' if sp['pass'] else 'FAIL'})"
+        f"{sp['bench_bots_whole_game_decisions_per_s']:,} = {sp['ratio']:.2f}x (this code's "
+        "whole games; the goal against the code before: bench speed)"
     )
     if svg is not None:
         from harness.report.reliability import reliability_svg

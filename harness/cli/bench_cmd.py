@@ -16,6 +16,7 @@ from . import (
     quiz_cmd,
     report_bench_cmd,
     serve_bench_cmd,
+    speed_bench_cmd,
     value_bench_cmd,
     variance_bench_cmd,
 )
@@ -54,6 +55,7 @@ def register(sub: Any) -> None:
     llm_bench_cmd.register_bench(bsub)
     report_bench_cmd.register_bench(bsub)
     value_bench_cmd.register_bench(bsub)
+    speed_bench_cmd.register_bench(bsub)
     analysis_bench_cmd.register_bench(bsub)
     variance_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)
