@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -61,14 +62,10 @@ class Columns:
         return out
 
 
-_COLUMNS: Columns | None = None
-
-
+@cache
 def _columns() -> Columns:
-    global _COLUMNS
-    if _COLUMNS is None:
-        _COLUMNS = Columns()
-    return _COLUMNS
+    """The state functions, loaded once per process."""
+    return Columns()
 
 
 def deal_rows(job: tuple[float, int, int, int]) -> tuple[float, int, int, np.ndarray, np.ndarray]:

@@ -35,17 +35,18 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from harness.agents.seat import FallbackReason
 from harness.records.models import DecisionLine, GameStart
 
 from .luck import Policy
 
 # kinds whose seat object is asked (or shown) every decision of its seat from the game's start
 _SEAT_PROGRAMS = ("model", "agent", "remote", "mcp", "inspect")
-_TABLE_FALLBACKS = ("timeout", "error", "invalid_answer")  # harness.agents.seat.FallbackReason
+_TABLE_FALLBACKS = get_args(FallbackReason)  # the table stepped in: late, raised, not an option
 _WEB_BOT_FALLBACKS = ("autopilot", "spending_cap")
 
 

@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -70,14 +71,10 @@ def play_deal(epsilon: float, deal: int, samples: int, seed: int = SEED) -> Scor
     return Scored(epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), float(old.adjusted[me]))
 
 
-_MODEL: FittedValue | None = None
-
-
+@cache
 def _model() -> FittedValue:
-    global _MODEL
-    if _MODEL is None:
-        _MODEL = FittedValue()
-    return _MODEL
+    """The shipped value model, loaded once per process."""
+    return FittedValue()
 
 
 def _chunk(job: tuple[Sequence[tuple[float, int]], int]) -> list[Scored]:

@@ -27,7 +27,6 @@ from .view import (
     PendingView,
     card_faces,
     feed_from,
-    filter_event,
     known_deck_top,
     pending_view,
     public_distance,
@@ -338,15 +337,7 @@ def events_from(
     without filtering the earlier ones for a :class:`LiveView`.  With ``types``, only the events
     whose type ``t`` is one of them (for a :class:`LiveView`, the others are never filtered)."""
     if isinstance(view, LiveView):
-        first = max(start, view._since)
-        if types is None:
-            return feed_from(view._game, view.viewer, first)
-        viewer = view.viewer
-        return [
-            e if "to" not in e else filter_event(e, viewer)
-            for e in view._game.events[first:]
-            if e["t"] in types
-        ]
+        return feed_from(view._game, view.viewer, max(start, view._since), types)
     events = view.events
     first = start - (view.event_count - len(events))
     events = events[first:] if first > 0 else events

@@ -19,22 +19,23 @@ from .roles import HIGH_NOON_ROUND, MAX_SEATS
 Event = dict[str, Any]
 Frame = tuple[Any, ...]
 
-# Among ``m`` living seats, seen from the ``p``-th of them, the others whose step distance
-# ``min(k, m - k)`` (``k`` steps round the table) is at most ``limit``, as (place among the living,
-# distance) in seat order: ``_RING[m][p][limit]`` for each limit up to ``m // 2`` (the farthest
-# any seat is).
+
+def _ring(m: int, p: int, limit: int) -> tuple[tuple[int, int], ...]:
+    """Among ``m`` living seats, seen from the ``p``-th of them, the others whose step distance
+    (steps round the table, the shorter way) is at most ``limit``: (place among the living,
+    distance), in seat order."""
+    out = []
+    for q in range(m):
+        steps = min((q - p) % m, (p - q) % m)
+        if q != p and steps <= limit:
+            out.append((q, steps))
+    return tuple(out)
+
+
+# ``_RING[m][p][limit]`` = ``_ring(m, p, limit)`` for each limit up to ``m // 2`` (the farthest
+# any seat is)
 _RING: tuple[tuple[tuple[tuple[tuple[int, int], ...], ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            tuple(
-                (q, min((q - p) % m, m - (q - p) % m))
-                for q in range(m)
-                if q != p and min((q - p) % m, m - (q - p) % m) <= limit
-            )
-            for limit in range(m // 2 + 1)
-        )
-        for p in range(m)
-    )
+    tuple(tuple(_ring(m, p, limit) for limit in range(m // 2 + 1)) for p in range(m))
     for m in range(MAX_SEATS + 1)
 )
 
@@ -230,12 +231,7 @@ class GameState:
         out = []
         for q, steps in _RING[m][living.index(me)][limit if limit < half else half]:
             t = living[q]
-            # a Horse (+1, Pass Shadow +2) needs an in-play card or Pass Shadow: look only then
-            if (
-                steps + 2 <= limit
-                or (not t.in_play and t.character != "pass_shadow")
-                or steps + t.horse_bonus <= limit
-            ):
+            if steps + t.horse_bonus <= limit:
                 out.append(t.index)
         return out
 

@@ -7,7 +7,7 @@ here as they are at a real table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -216,10 +216,16 @@ def seat_looking(game: Game, seat: int) -> tuple[str, ...]:
     return ()
 
 
-def feed_from(game: Game, viewer: int, first: int) -> list[dict[str, Any]]:
+def feed_from(
+    game: Game, viewer: int, first: int, types: Container[str] | None = None
+) -> list[dict[str, Any]]:
     """The events of ``game`` from index ``first`` as ``viewer`` sees them (a public event, one
-    without recipients, as it is: :func:`filter_event`'s first rule)."""
-    return [e if "to" not in e else filter_event(e, viewer) for e in game.events[first:]]
+    without recipients, as it is: :func:`filter_event`'s first rule); with ``types``, only those
+    whose type ``t`` is one of them (the others are never filtered)."""
+    events = game.events[first:]
+    if types is None:
+        return [e if "to" not in e else filter_event(e, viewer) for e in events]
+    return [e if "to" not in e else filter_event(e, viewer) for e in events if e["t"] in types]
 
 
 def known_deck_top(deck: list[int], known: list[int]) -> tuple[str, ...]:

@@ -12,8 +12,9 @@ Contract:
 * Each event of the feed is processed exactly once, even when views overlap (``observe`` then
   ``choose`` with the same view, as an autopilot does); see :class:`.suspicion.Suspicion`.
 * Ties are broken by the bot's own :class:`random.Random`, seeded from the game seed and the seat
-  given to :meth:`RuleBot.new_game` (when the first tie comes), so a game stays reproducible.  ``last_ties`` holds the options
-  the last decision chose among uniformly (its policy there, for the luck adjustment).
+  given to :meth:`RuleBot.new_game` (when the first tie comes), so a game stays reproducible.
+  ``last_ties`` holds the options the last decision chose among uniformly (its policy there, for
+  the luck adjustment).
 * :meth:`RuleBot.decide` is the synchronous core (``choose`` awaits nothing else); it always
   returns one of the options.
 """
@@ -89,17 +90,12 @@ class RuleBot(Agent):
     def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
         pick = self._pick
         if kind == "play":
-            best, top = -math.inf, []  # the greatest score so far and its options, in order
+            scored = []
             for o in options:
                 a, score = play_option(o)
                 s = score(ctx, a)
-                if s <= 0 and o != "end":
-                    s = -1.0  # "not now" never ties with ending the turn
-                if s > best:
-                    best, top = s, [o]
-                elif s == best:
-                    top.append(o)
-            return self._choose(top)
+                scored.append((s if s > 0 or o == "end" else -1.0, o))  # "not now" < ending
+            return pick(scored)
         if kind == "respond_shot":
             return reactions.respond_shot(ctx, options, pick)
         if kind == "respond_raid":
@@ -121,11 +117,12 @@ class RuleBot(Agent):
 
     def _pick(self, scored: Sequence[tuple[float, str]]) -> str:
         """The best-scored option; exact ties go to the seeded generator."""
-        best = max(scored)[0]  # the greatest score (ties between scores broken by the id)
-        return self._choose([o for s, o in scored if s == best])
-
-    def _choose(self, top: list[str]) -> str:
-        """One of the equally good options ``top``: the seeded generator's choice among several."""
+        best, top = -math.inf, []  # the greatest score so far and its options, in order
+        for s, o in scored:
+            if s > best:
+                best, top = s, [o]
+            elif s == best:
+                top.append(o)
         self.last_ties = tuple(top)
         if len(top) == 1:
             return top[0]

@@ -1,7 +1,7 @@
 """Card play in the play phase: every option gets a score; the best positive one is played,
 otherwise the turn ends.
 
-Contract of :func:`score_play`: ``(ctx, action) -> float`` where ``<= 0`` means "not now"; the
+Contract of a scorer (:func:`play_scorer`): ``(ctx, action) -> float`` where ``<= 0`` means "not now"; the
 scores encode the order of play (draw cards first, then equipment and healing, then Jail, Snatch /
 Knock Off, Duel, area attacks and Shots) plus how good the particular target is.  ``end`` scores
 0.  Role goals enter only through ``ctx.want`` (see :mod:`.goals`).
@@ -236,8 +236,7 @@ def _nothing(ctx: Ctx, a: Action) -> float:
 
 
 def play_scorer(a: Action) -> Callable[[Ctx, Action], float]:
-    """The function that scores ``a`` (``ctx, a -> score``): :func:`score_play` without looking
-    the card up again for every decision."""
+    """The function that scores ``a`` (``ctx, a -> score``; see the module docstring)."""
     if a.verb == "end":
         return _nothing
     if a.verb == "heal":
@@ -258,8 +257,3 @@ class _Plays(dict[str, tuple[Action, Callable[[Ctx, Action], float]]]):
 
 # ``play_option(option)``: an option id of the play phase as its action and scorer (cached)
 play_option: Final = _Plays().__getitem__
-
-
-def score_play(ctx: Ctx, a: Action) -> float:
-    """Score of one play-phase option (see the module docstring)."""
-    return play_scorer(a)(ctx, a)

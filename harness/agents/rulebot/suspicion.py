@@ -46,7 +46,6 @@ _LAW = ("marshal", "deputy")
 _OUT = ("raider", "double_agent")
 
 Belief = tuple[float, float, float]  # p_law, p_out, p_loner
-_ONE_SIDE: tuple[Belief, ...] = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 ELIMINATED = (-1, -1)  # an evidence change that concerns the whole table
 
 
@@ -56,6 +55,10 @@ def _onehot(role: str) -> Belief:
     if role in _OUT:
         return (0.0, 1.0, 0.0)
     return (0.0, 0.0, 1.0)
+
+
+# the beliefs of a seat whose side is known: law, raiders, loner
+_ONE_SIDE: tuple[Belief, ...] = tuple(map(_onehot, ("deputy", "raider", "loner")))
 
 
 class Evidence:
