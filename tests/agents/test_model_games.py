@@ -217,7 +217,9 @@ def test_scripted_failures_inside_a_game(backend: Backend) -> None:
             assert record.fallback_policy == "simplest", label
             assert decided.error is not None and decided.error.startswith(kinds[-1]), label
     stall = calls[2][1].record
-    assert stall.latency_s >= DECISION_S * 0.8  # waited for the stalled server until the deadline
+    # waited for the stalled server until the deadline (answered calls take milliseconds; the
+    # deadline starts with the decision, a little before the call on a loaded machine)
+    assert stall.latency_s >= DECISION_S * 0.5
     assert calls[3][1].record.latency_s >= 0.3  # honoured Retry-After
     assert calls[7][1].record.latency_s < 0.5  # a Retry-After past the deadline is not waited for
 

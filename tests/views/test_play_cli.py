@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -73,11 +74,27 @@ def test_timer_makes_the_simplest_move_and_says_so() -> None:
     assert "Traceback" not in err
 
 
+def _wait_for(proc: subprocess.Popen[str], marker: str, timeout: float = 120) -> None:
+    """Read the process's output until ``marker`` appears (the prompt is printed without a newline,
+    so the raw pipe is read), so a signal is sent only once the command is waiting for input."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while marker.encode() not in seen:
+        assert time.monotonic() < deadline, f"no {marker!r} in {seen[-300:]!r}"
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            chunk = os.read(fd, 4096)
+            assert chunk, f"the command ended before {marker!r}: {seen[-300:]!r}"
+            seen += chunk
+
+
 def test_ctrl_c_ends_cleanly() -> None:
     proc = subprocess.Popen(CMD, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
-    time.sleep(3)  # waiting for the person's first answer
+    _wait_for(proc, "Your choice (1–")  # waiting for the person's first answer, however slow
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130
