@@ -85,8 +85,8 @@ def test_with_eight_seats_your_options_are_in_view_and_number_keys_choose_them(
             choices = page.evaluate(CHOICES)
             assert choices, "no choices in the bar"
             for c in choices:  # inside the screen, not covered, without any scrolling
-                assert 0 <= c["left"] and c["right"] <= width, (width, c)
-                assert 0 <= c["top"] and c["bottom"] <= height, (height, c)
+                assert c["left"] >= 0 and c["right"] <= width, (width, c)
+                assert c["top"] >= 0 and c["bottom"] <= height, (height, c)
                 assert c["hit"], c
             decision = page.evaluate("S.decision")
             page.keyboard.press("1")
@@ -101,7 +101,9 @@ def test_with_eight_seats_your_options_are_in_view_and_number_keys_choose_them(
         # The full list of options stays there for screen readers (and whoever opens it).
         page.wait_for_selector(LIVE_CHOICE)
         ids = page.evaluate("S.ctx.decision.options.map((o) => o.id)")
-        listed = page.eval_on_selector_all("#options button.option", "(bs) => bs.map((b) => b.dataset.id)")
+        listed = page.eval_on_selector_all(
+            "#options button.option", "(bs) => bs.map((b) => b.dataset.id)"
+        )
         assert listed == ids
     assert not problems, problems
 
@@ -123,7 +125,7 @@ def test_click_a_card_then_its_target_the_last_play_and_the_log_beside_the_table
                     height: innerHeight}; }"""
         )
         assert box["feedLeft"] >= box["ringRight"], box
-        assert 0 <= box["feedTop"] and box["feedBottom"] <= box["height"], box
+        assert box["feedTop"] >= 0 and box["feedBottom"] <= box["height"], box
 
         # Ann's decisions until one plays a card at a seat (a click on the bar meanwhile).
         for _ in range(10):
@@ -146,8 +148,16 @@ def test_click_a_card_then_its_target_the_last_play_and_the_log_beside_the_table
             "#ring .seat.target", "(bs) => bs.map((b) => Number(b.dataset.seat))"
         )
         assert sorted(targets) == seats
-        # ... then its target.
+        # A seat to aim at is a button for the keyboard too, named by what choosing it does.
         target = seats[-1]
+        seat = page.evaluate(
+            """([k, id]) => { const b = document.querySelector(`#ring .seat[data-seat="${k}"]`);
+            return {role: b.getAttribute('role'), tab: b.tabIndex, name: b.getAttribute('aria-label'),
+                    label: S.ctx.decision.options.find((o) => o.id === id).label}; }""",
+            [target, f"play:{card}@{target}"],
+        )
+        assert (seat["role"], seat["tab"], seat["name"]) == ("button", 0, seat["label"]), seat
+        # ... then its target.
         page.click(f"#ring .seat[data-seat='{target}']")
         assert chosen(room, decision) == f"play:{card}@{target}"
 

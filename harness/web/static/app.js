@@ -331,7 +331,9 @@ function renderRing(ctx, r) {
     const lp = S.lastPlay;
     box.className = ["seat", s.you ? "me" : "", s.seat === ctx.table.turn ? "turn" : "", d && d.seat === s.seat ? "deciding" : "", s.alive ? "" : "dead",
       aim.length ? "target" : "", lp && lp.seat === s.seat ? "last-by" : "", lp && lp.target === s.seat ? "last-at" : ""].join(" ").replace(/ +/g, " ").trim();
-    box.setAttribute("aria-label", aim.length === 1 ? aim[0].label : aim.length ? tf("target_of", {card: pickedName()}) + ": " + s.name : s.name);
+    // A seat one can aim at is named by what a click does; the others by all they show.
+    if (aim.length) box.setAttribute("aria-label", aim.length === 1 ? aim[0].label : `${tf("target_of", {card: pickedName()})}: ${s.name}`);
+    else box.removeAttribute("aria-label");
     box.style.left = `${x}%`;
     box.style.top = `${y}%`;
     box.style.order = String(k === 0 ? n : k);
@@ -439,8 +441,10 @@ function liveOptions() {
   return d && S.ask && S.acted !== S.decision ? d.options : [];
 }
 const optionsOfCard = (type) => liveOptions().filter((o) => optionCard(o.id) === type);
-// The picked card's options aimed at ``seat``.
-const aimAt = (seat) => (S.picked ? optionsOfCard(S.picked).filter((o) => optionTarget(o.id) === seat) : []);
+// The options a click on ``seat`` chooses from: the picked card's aimed at it, or (no card
+// picked) those that need no card and name it, as drawing from a player's hand.
+const aimAt = (seat) => (S.picked ? optionsOfCard(S.picked) : liveOptions().filter((o) => optionCard(o.id) === null))
+  .filter((o) => optionTarget(o.id) === seat);
 function pickedName() {
   const c = S.ctx.hand.find((h) => cardType(h.card) === S.picked);
   return c ? cardName(c) : "";
