@@ -37,6 +37,16 @@ def _check(view: SeatView, locale: str) -> dict[str, Any] | None:
     return None
 
 
+def _last_play(view: SeatView, locale: str) -> dict[str, Any] | None:
+    """The newest card played among the view's new events (who, which card, at whom), for the
+    table to highlight until the next play."""
+    for e in reversed(view.events):
+        if e.get("t") == "play":
+            return {"seat": e["seat"], "target": e.get("target"), "card": e["card"],
+                    "label": card_label(e["card"], locale)}  # fmt: skip
+    return None
+
+
 def view_frame(
     game: Game,
     seat: int | None,
@@ -59,6 +69,7 @@ def view_frame(
         "ask": ask,
         "ctx": view_context(view, names, locale),
         "check": _check(view, locale),
+        "last_play": _last_play(view, locale),
         "timer": timer,
         "action_at": action_at,
     }

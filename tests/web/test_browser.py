@@ -48,10 +48,13 @@ def watch_problems(page: Any, problems: list[str]) -> None:
 
 
 def click_an_option(page: Any) -> bool:
-    """Click the first option button if the page shows any (the page re-renders often)."""
+    """Click the first option of the action bar's full list of options (opened first), if the
+    page shows any (the page re-renders often)."""
     buttons = page.locator("#options button.option:not([disabled])")
     try:
         if buttons.count():
+            if not page.evaluate("document.getElementById('all-options').open"):
+                page.click("#all-options summary", timeout=1000)
             buttons.first.click(timeout=1000)
             return True
     except sync_api.Error:

@@ -8,6 +8,11 @@ const S = {
   meta: null, ws: null, code: null, seat: null, room: null, ctx: null, decision: 0, ask: false,
   timer: null, check: null, board: null, over: null, notify: false, closing: false, retry: 0,
   bubbles: {},
+  lastPlay: null,  // the newest card played (who, which card, at whom), highlighted on the table
+  picked: null,    // the hand card (its type) whose options the action bar shows, if any
+  pickedSeat: null, // ... and the target seat chosen for it, when that still leaves a choice
+  acted: 0,        // the decision this page has answered (its choices are then disabled)
+  away: false,     // this seat was opened in another window: no reconnecting until asked to
 };
 if (!I18N[S.locale]) S.locale = "en";
 
@@ -47,7 +52,7 @@ function connect(then) {
   ws.onopen = () => { S.retry = 0; if (then) then(); };
   ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
   ws.onclose = () => {
-    if (S.ws !== ws || S.closing) return;
+    if (S.ws !== ws || S.closing || S.away) return;
     if (!S.code) return;
     toast(t("disconnected"));
     S.retry = Math.min(S.retry + 1, 5);
@@ -78,7 +83,10 @@ function onFrame(f) {
       break;
     case "view":
       if (f.reset) { $("feed").replaceChildren(); $("options").shownKey = ""; S.check = null; S.over = null; $("over").open && $("over").close(); }
+      if (f.decision !== S.decision || f.ask !== S.ask) { S.picked = null; S.pickedSeat = null; }
       S.ctx = f.ctx; S.decision = f.decision; S.ask = f.ask;
+      if (f.reset) { S.lastPlay = f.last_play || null; S.acted = 0; }
+      else if (f.last_play) S.lastPlay = f.last_play;
       S.timer = f.timer ? {...f.timer, at: performance.now()} : null;
       if (f.check && !f.reset) showCheck(f.check);
       for (const line of f.ctx.feed) $("feed").append(el("li", {}, ...ART.withIcons(line)));
@@ -96,6 +104,7 @@ function onFrame(f) {
       render();
       break;
     case "error":
+      if (f.code === "replaced") { goAway(); break; }
       toast(`${t("err")}: ${f.message}`);
       if (f.code === "bad_token" || f.code === "no_room") {
         if (S.code) localStorage.removeItem(tokenKey(S.code));
@@ -129,12 +138,27 @@ function notice(text) {
   if (text) toast(text);
 }
 
+// The seat was opened in another window, which plays it now.  This window stays out (no
+// reconnecting by itself, so two windows never take the seat from each other in turn) until the
+// person takes the seat back here.
+function goAway() {
+  S.away = true;
+  if (!$("away").open) $("away").showModal();
+}
+function comeBack() {
+  S.away = false;
+  $("away").close();
+  connect(rejoin);
+}
+
 function watchRoom(code) {
   notice("");
   ensureSocket(() => send({type: "watch", code, locale: S.locale}));
 }
 
 function leaveToStart() {
+  S.away = false;
+  if ($("away").open) $("away").close();
   S.code = null; S.room = null; S.ctx = null; S.seat = null;
   history.replaceState(null, "", "/");
   render();
@@ -268,24 +292,10 @@ function renderTable() {
   const tb = ctx.table;
   $("pile").textContent = `${t("deck")}: ${tb.deck} · ${t("discard")}: ${tb.discard}${tb.discard_top ? " · " + tb.discard_top : ""}`;
   renderCheck(ctx);
-  // The decision: its header for everyone, the options only to the person asked.
-  const d = ctx.decision;
-  $("decision").hidden = !d;
-  if (d) {
-    $("decision").classList.toggle("theirs", !S.ask);
-    // Headers of one's own decisions speak to the decider ("Your turn: …"); others see who decides.
-    const own = d.yours || d.kind.startsWith("respond");
-    $("decision-header").textContent = own ? d.header : `${d.name} · ${t("deciding")}`;
-    // Rebuilt only for a new decision (or language), so a click is not lost to a redraw.
-    const shown = JSON.stringify([S.decision, S.ask, S.ask ? d.options : null]);
-    if ($("options").shownKey !== shown) {
-      $("options").shownKey = shown;
-      $("options").replaceChildren(...(S.ask ? d.options.map((o) => el("button", {class: "option", "data-id": o.id, text: o.label,
-        onclick: (ev) => { ev.target.disabled = true; send({type: "act", decision: S.decision, option: o.id}); }})) : []));
-    }
-  } else $("options").shownKey = "";
+  renderLastPlay(ctx);
+  renderDecision(ctx);
   $("hand-box").hidden = !ctx.you;
-  renderHand(ctx.hand);
+  renderHand(ctx);
   const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
   $("signals").hidden = !seated;
   $("btn-watch-back").hidden = seated;
@@ -309,14 +319,21 @@ function renderRing(ctx, r) {
     const x = 50 + 40 * Math.cos(a), y = 50 + 39 * Math.sin(a);
     let box = ring.querySelector(`.seat[data-seat="${s.seat}"]`);
     if (!box) {
-      box = el("div", {"data-seat": s.seat});
-      box.addEventListener("click", () => {
-        const now = S.ctx && S.ctx.seats.find((x) => x.seat === s.seat);
-        if (now) openMark(now);
+      // A seat is a button: the target of the card picked in the action bar, else the mark menu.
+      box = el("div", {"data-seat": s.seat, role: "button", tabindex: "0"});
+      box.addEventListener("click", () => onSeat(s.seat));
+      box.addEventListener("keydown", (ev) => {
+        if (ev.target === box && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); onSeat(s.seat); }
       });
       ring.append(box);
     }
-    box.className = ["seat", s.you ? "me" : "", s.seat === ctx.table.turn ? "turn" : "", d && d.seat === s.seat ? "deciding" : "", s.alive ? "" : "dead"].join(" ").trim();
+    const aim = aimAt(s.seat);
+    const lp = S.lastPlay;
+    box.className = ["seat", s.you ? "me" : "", s.seat === ctx.table.turn ? "turn" : "", d && d.seat === s.seat ? "deciding" : "", s.alive ? "" : "dead",
+      aim.length ? "target" : "", lp && lp.seat === s.seat ? "last-by" : "", lp && lp.target === s.seat ? "last-at" : ""].join(" ").replace(/ +/g, " ").trim();
+    // A seat one can aim at is named by what a click does; the others by all they show.
+    if (aim.length) box.setAttribute("aria-label", aim.length === 1 ? aim[0].label : `${tf("target_of", {card: pickedName()})}: ${s.name}`);
+    else box.removeAttribute("aria-label");
     box.style.left = `${x}%`;
     box.style.top = `${y}%`;
     box.style.order = String(k === 0 ? n : k);
@@ -361,18 +378,171 @@ function seatContents(ctx, s, meta, onMe, claim, host) {
   return out;
 }
 
-// Your hand: one card face per card (name, rank and suit, a pictogram, the effect in full).
-function renderHand(hand) {
+// Your hand: one card face per card (name, rank and suit, a pictogram, the effect in full).  Each
+// is a button: a card with options now picks it for the action bar (or plays it at once, when it
+// has one option and no target).
+function renderHand(ctx) {
   const box = $("hand");
-  const shown = JSON.stringify(hand);
+  const hand = ctx.hand;
+  const live = S.ask && S.acted !== S.decision;
+  const usable = hand.map((c) => live && optionsOfCard(cardType(c.card)).length > 0);
+  const shown = JSON.stringify([hand, usable, S.picked]);
   if (box.shownKey === shown) return;
   box.shownKey = shown;
-  box.replaceChildren(...hand.map((c) => {
-    const face = ART.cardFace(c.card, c.label, c.effect);
+  box.replaceChildren(...hand.map((c, i) => {
+    const type = cardType(c.card);
+    const face = ART.cardFace(c.card, c.label, c.effect, "button");
     face.classList.add("card");
+    if (usable[i]) face.classList.add("playable");
+    if (S.picked === type) face.classList.add("picked");
     face.title = c.effect;
+    face.setAttribute("aria-pressed", String(S.picked === type));
+    face.disabled = !usable[i];
+    face.addEventListener("click", () => onCard(type));
     return face;
   }));
+}
+
+// The last card played, in the centre (who, the card, at whom), until the next play; its player
+// and target are marked on their seats (renderRing).
+function renderLastPlay(ctx) {
+  const box = $("last-play"), lp = S.lastPlay;
+  const by = lp && ctx.seats[lp.seat];
+  box.hidden = !by;
+  const shown = JSON.stringify([lp, S.locale]);
+  if (!by || box.shownKey === shown) return;
+  box.shownKey = shown;
+  const at = lp.target !== null && lp.target !== undefined ? ctx.seats[lp.target] : null;
+  const arrow = t("dir") === "rtl" ? " ← " : " → ";
+  box.replaceChildren(el("small", {text: t("last_play")}),
+    el("div", {class: "what"}, ART.pictogram(ART.parseFace(lp.card).type),
+      el("span", {text: `${by.name}: ${lp.label}${at ? arrow + at.name : ""}`})));
+}
+
+// ------------------------------------------------------------------ the action bar
+// The bar at the bottom of the screen holds the decision: its header (and your time left) for
+// everyone, and for the person asked a few numbered choices — the options that need no card, one
+// entry per card in hand (its option, or "Card…" when it has several), and after a card is
+// picked, that card's options; the seats it can aim at are highlighted and clickable.  Every
+// option is also in the full list under the choices.  Option ids are read by their grammar only
+// ("verb:card@seat/extra", harness/engine/actions.py): the page computes no rules.
+const CARD_VERBS = new Set(["play", "dodge", "match", "discard"]);
+const cardType = (face) => String(face).split(".")[0];
+function optionCard(id) {
+  const m = /^([a-z]+):([a-z_]+)/.exec(id);
+  return m && CARD_VERBS.has(m[1]) && S.ctx.hand.some((c) => cardType(c.card) === m[2]) ? m[2] : null;
+}
+function optionTarget(id) {
+  const m = /@(\d+)/.exec(id);
+  return m ? Number(m[1]) : null;
+}
+function liveOptions() {
+  const d = S.ctx && S.ctx.decision;
+  return d && S.ask && S.acted !== S.decision ? d.options : [];
+}
+const optionsOfCard = (type) => liveOptions().filter((o) => optionCard(o.id) === type);
+// The options a click on ``seat`` chooses from: the picked card's aimed at it, or (no card
+// picked) those that need no card and name it, as drawing from a player's hand.
+const aimAt = (seat) => (S.picked ? optionsOfCard(S.picked) : liveOptions().filter((o) => optionCard(o.id) === null))
+  .filter((o) => optionTarget(o.id) === seat);
+function pickedName() {
+  const c = S.ctx.hand.find((h) => cardType(h.card) === S.picked);
+  return c ? cardName(c) : "";
+}
+const cardName = (c) => ART.faceName(c.card, c.label);
+
+function act(id) {
+  if (!liveOptions().some((o) => o.id === id)) return;
+  S.acted = S.decision;
+  S.picked = null; S.pickedSeat = null;
+  send({type: "act", decision: S.decision, option: id});
+  renderTable();
+}
+function pick(type) {
+  S.picked = type; S.pickedSeat = null;
+  renderTable();
+}
+function onCard(type) {
+  const opts = optionsOfCard(type);
+  if (!opts.length) return;
+  if (S.picked === type) pick(null);
+  else if (opts.length === 1 && optionTarget(opts[0].id) === null) act(opts[0].id);
+  else pick(type);
+}
+function onSeat(seat) {
+  const aim = aimAt(seat);
+  if (aim.length === 1) act(aim[0].id);
+  else if (aim.length) { S.pickedSeat = seat; renderTable(); }
+  else if (!S.picked) {  // with a card picked, a seat it cannot aim at does nothing
+    const now = S.ctx && S.ctx.seats.find((x) => x.seat === seat);
+    if (now) openMark(now);
+  }
+}
+
+// The bar's choices now: [{label, id}] acts, [{label, pick}] picks a card.
+function choices() {
+  const opts = liveOptions();
+  if (S.picked) {
+    return optionsOfCard(S.picked).filter((o) => S.pickedSeat === null || optionTarget(o.id) === S.pickedSeat)
+      .map((o) => ({label: o.label, id: o.id}));
+  }
+  const out = [], cards = new Set();
+  for (const o of opts) {
+    const type = optionCard(o.id);
+    if (type === null) out.push({label: o.label, id: o.id});
+    else if (!cards.has(type)) {
+      cards.add(type);
+      const mine = optionsOfCard(type);
+      const c = S.ctx.hand.find((h) => cardType(h.card) === type);
+      out.push(mine.length === 1 && optionTarget(o.id) === null ? {label: o.label, id: o.id} : {label: `${cardName(c)} …`, pick: type});
+    }
+  }
+  return out;
+}
+
+function renderDecision(ctx) {
+  const d = ctx.decision;
+  const bar = $("decision");
+  bar.hidden = !d;
+  if (!d) { $("choices").shownKey = $("options").shownKey = ""; return; }
+  bar.classList.toggle("theirs", !S.ask);
+  // Headers of one's own decisions speak to the decider ("Your turn: …"); others see who decides.
+  const own = d.yours || d.kind.startsWith("respond");
+  const header = S.picked && S.ask ? tf("choose_target", {card: pickedName()}) : own ? d.header : `${d.name} · ${t("deciding")}`;
+  $("decision-text").textContent = header;
+  // Rebuilt only when what they show changes, so a click is not lost to a redraw.
+  const live = S.ask && S.acted !== S.decision;
+  const list = choices();
+  const shown = JSON.stringify([S.decision, S.ask, live, list, S.locale]);
+  if ($("choices").shownKey !== shown) {
+    $("choices").shownKey = shown;
+    const buttons = list.map((c, i) => el("button", {class: c.pick ? "choice pick" : "choice", "data-id": c.id, "data-card": c.pick,
+      "aria-keyshortcuts": i < 9 ? String(i + 1) : null, disabled: !live,
+      onclick: () => (c.pick ? pick(c.pick) : act(c.id))}, i < 9 ? el("kbd", {text: String(i + 1)}) : null, c.label));
+    if (S.picked && live) buttons.push(el("button", {class: "cancel", "aria-keyshortcuts": "Escape", onclick: () => pick(null)}, el("kbd", {text: "Esc"}), t("cancel")));
+    $("choices").replaceChildren(...buttons);
+  }
+  // Every option, in the server's order: the same choices as one plain list.
+  const all = S.ask ? d.options : [];
+  const full = JSON.stringify([S.decision, live, all]);
+  $("all-options").hidden = !all.length;
+  $("all-options-summary").textContent = tf("all_options", {n: all.length});
+  if ($("options").shownKey !== full) {
+    $("options").shownKey = full;
+    $("options").replaceChildren(...all.map((o) => el("li", {}, el("button", {class: "option", "data-id": o.id, text: o.label,
+      disabled: !live, onclick: () => act(o.id)}))));
+  }
+}
+
+// Number keys choose the bar's choices; Escape puts a picked card back.
+function onKey(ev) {
+  if (ev.ctrlKey || ev.altKey || ev.metaKey || !S.ctx || $("table").hidden) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  if (document.querySelector("dialog[open]")) return;
+  if (ev.key === "Escape" && S.picked) { ev.preventDefault(); pick(null); return; }
+  if (!/^[1-9]$/.test(ev.key)) return;
+  const b = $("choices").querySelectorAll("button.choice")[Number(ev.key) - 1];
+  if (b && !b.disabled) { ev.preventDefault(); b.click(); }
 }
 
 // The check card (or Cover coin) in the centre: shown when its check happens, cleared a moment
@@ -393,11 +563,13 @@ function renderCheck(ctx) {
   cc.replaceChildren(el("small", {text: `${t("check")} · ${who}`}), what);
 }
 
+// The time left to decide: at the deciding seat, and in the action bar of the person asked.
 function tickTimer() {
-  const box = document.querySelector(".seat .timer");
-  if (!box || !S.timer) return;
-  const left = Math.max(0, S.timer.left - (performance.now() - S.timer.at) / 1000);
-  box.textContent = `${Math.ceil(left)} ${t("seconds")}`;
+  const box = document.querySelector(".seat .timer"), mine = $("decision-timer");
+  const left = S.timer ? `${Math.ceil(Math.max(0, S.timer.left - (performance.now() - S.timer.at) / 1000))} ${t("seconds")}` : "";
+  if (box && S.timer) box.textContent = left;
+  const me = S.ctx && S.ctx.you;
+  mine.textContent = S.ask && me && S.timer && S.timer.seat === me.seat ? left : "";
 }
 setInterval(tickTimer, 250);
 
@@ -541,6 +713,14 @@ function wire() {
     $("mark-menu").close();
   };
   $("mark-close").onclick = () => $("mark-menu").close();
+  $("away-back").onclick = comeBack;
+  $("away-start").onclick = () => { leaveToStart(); };
+  $("away").addEventListener("cancel", (ev) => ev.preventDefault());  // Escape does not dismiss it
+  document.addEventListener("keydown", onKey);
+  // The pinned action bar's height, kept free at the bottom of the page (--bar-h).
+  new ResizeObserver(() => {
+    document.body.style.setProperty("--bar-h", `${$("decision").hidden ? 0 : $("decision").offsetHeight}px`);
+  }).observe($("decision"));
 }
 
 async function main() {

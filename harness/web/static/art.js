@@ -236,13 +236,19 @@ const ART = (() => {
     const m = /^(10|[2-9JQKA])([SHDC])$/.exec(rs || "");
     return m ? {type, rank: RANKS[m[1]], suit: SUITS[m[2]], red: m[2] === "H" || m[2] === "D"} : {type, rank: "", suit: "", red: false};
   }
+  // "Shot ♥Q" → "Shot": a card's name is the server's label without its rank and suit.
+  function faceName(face, label) {
+    const f = parseFace(face), corner = f.suit + f.rank;
+    return corner && label.endsWith(" " + corner) ? label.slice(0, -corner.length - 1) : label;
+  }
   // A card's face: corner rank and suit, the pictogram, the card's name.  ``label`` is the
-  // server's card label ("Shot ♥Q"); its name is the label without the rank and suit.
-  function cardFace(face, label, effect) {
+  // server's card label ("Shot ♥Q"); its name is the label without the rank and suit.  ``tag``:
+  // the element of the face ("button" for a card one can act with; its parts are all phrasing).
+  function cardFace(face, label, effect, tag) {
     const f = parseFace(face);
-    const corner = f.suit + f.rank;
-    const name = corner && label.endsWith(" " + corner) ? label.slice(0, -corner.length - 1) : label;
-    const box = document.createElement("div");
+    const name = faceName(face, label);
+    const box = document.createElement(tag || "div");
+    if (tag === "button") box.type = "button";
     box.className = `card-face kind-${KIND[f.type] || "brown"}`;
     box.dataset.card = f.type;
     const top = document.createElement("span");
@@ -262,6 +268,6 @@ const ART = (() => {
     return box;
   }
 
-  return {icon, withIcons, reaction, portrait, pictogram, cardFace, parseFace,
+  return {icon, withIcons, reaction, portrait, pictogram, cardFace, parseFace, faceName,
     characters: Object.keys(PORTRAITS), cards: Object.keys(PICTOS), reactions: Object.keys(REACTIONS)};
 })();

@@ -121,7 +121,16 @@ const I18N = {
     "err": "Error",
     "seat": "Seat {n}",
     "won": "won",
-    "lost": "lost"
+    "lost": "lost",
+    "all_options": "All options ({n})",
+    "cancel": "Cancel",
+    "choose_target": "{card}: choose a highlighted player, or an option below.",
+    "last_play": "Last play",
+    "target_of": "Target of {card}",
+    "away_title": "Playing in another window",
+    "away_text": "This seat was opened in another window or tab, which plays it now. This window stays out until you take the seat back here.",
+    "away_back": "Play here",
+    "away_start": "Start screen"
   },
   "ru": {
     "language": "Русский",
@@ -238,7 +247,16 @@ const I18N = {
     "err": "Ошибка",
     "seat": "Место {n}",
     "won": "победа",
-    "lost": "поражение"
+    "lost": "поражение",
+    "all_options": "Все варианты ({n})",
+    "cancel": "Отмена",
+    "choose_target": "{card}: выбери подсвеченного игрока или вариант ниже.",
+    "last_play": "Последний ход",
+    "target_of": "Цель для карты {card}",
+    "away_title": "Игра в другом окне",
+    "away_text": "Это место открыто в другом окне или вкладке, и играют теперь там. Это окно не вернётся к игре, пока ты не заберёшь место сюда.",
+    "away_back": "Играть здесь",
+    "away_start": "На стартовый экран"
   },
   "zh": {
     "language": "中文",
@@ -355,7 +373,16 @@ const I18N = {
     "err": "错误",
     "seat": "{n} 号座位",
     "won": "胜",
-    "lost": "负"
+    "lost": "负",
+    "all_options": "全部选项（{n}）",
+    "cancel": "取消",
+    "choose_target": "{card}：点选一名高亮的玩家，或选择下方的选项。",
+    "last_play": "上一张出牌",
+    "target_of": "{card} 的目标",
+    "away_title": "在另一个窗口中游戏",
+    "away_text": "这个座位已在另一个窗口或标签页中打开，现在由那里来玩。除非你在这里收回座位，本窗口不会再接入。",
+    "away_back": "在这里玩",
+    "away_start": "回到开始页"
   },
   "ja": {
     "language": "日本語",
@@ -472,7 +499,16 @@ const I18N = {
     "err": "エラー",
     "seat": "{n}番席",
     "won": "勝ち",
-    "lost": "負け"
+    "lost": "負け",
+    "all_options": "すべての選択肢（{n}）",
+    "cancel": "キャンセル",
+    "choose_target": "{card}：強調された相手を選ぶか、下の選択肢を選んでください。",
+    "last_play": "直前のプレイ",
+    "target_of": "{card} の対象",
+    "away_title": "別のウィンドウでプレイ中",
+    "away_text": "この席は別のウィンドウかタブで開かれ、今はそちらでプレイしています。ここで席を取り戻すまで、このウィンドウは参加しません。",
+    "away_back": "ここでプレイ",
+    "away_start": "スタート画面へ"
   },
   "ar": {
     "language": "العربية",
@@ -589,6 +625,15 @@ const I18N = {
     "err": "خطأ",
     "seat": "المقعد {n}",
     "won": "فاز",
-    "lost": "خسر"
+    "lost": "خسر",
+    "all_options": "كل الخيارات ({n})",
+    "cancel": "إلغاء",
+    "choose_target": "{card}: اختر لاعبًا مميّزًا، أو خيارًا أدناه.",
+    "last_play": "آخر لعبة",
+    "target_of": "هدف {card}",
+    "away_title": "اللعب في نافذة أخرى",
+    "away_text": "فُتح هذا المقعد في نافذة أو علامة تبويب أخرى، وهي تلعبه الآن. تبقى هذه النافذة خارج اللعبة حتى تستعيد المقعد هنا.",
+    "away_back": "العب هنا",
+    "away_start": "شاشة البداية"
   }
 };
