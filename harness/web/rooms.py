@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness.agents.table_signals import public_seats
 from harness.engine import Game
 from harness.views.names import word
 
@@ -574,6 +575,7 @@ class Room:
             rec = match.signals.add(
                 conn.seat, msg.kind, alive=alive, event_index=len(game.events), role=msg.role,
                 target=msg.target, reaction=msg.reaction, target_alive=target_alive,
+                public=public_seats(game),
             )  # fmt: skip
         except SignalRefused as e:
             raise RoomError(e.code, str(e)) from None
