@@ -137,7 +137,8 @@ def test_claims_and_marks_about_a_public_role_are_refused() -> None:
     with pytest.raises(SignalRefused) as e:
         check_signal(1, "claim", role="deputy", **base)
     assert (e.value.code, str(e.value)) == (
-        "public_role", "your role is public: a claim is about a hidden role"
+        "public_role",
+        "your role is public: a claim is about a hidden role",
     )
     with pytest.raises(SignalRefused) as e:
         check_signal(0, "mark", role="raider", target=1, **base)

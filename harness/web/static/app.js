@@ -106,6 +106,7 @@ function onFrame(f) {
       if (S.code && f.reason !== "left") localStorage.removeItem(tokenKey(S.code));
       leaveToStart();
       if (f.reason === "removed") notice(t("you_removed"));
+      else if (f.message) notice(f.message);  // e.g. a lobby closed after its time
       break;
     case "notice":  // this seat was handed to a bot for good: the token holds it no more
       if (f.code === "replaced" && S.code) localStorage.removeItem(tokenKey(S.code));
