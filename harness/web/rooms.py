@@ -467,6 +467,9 @@ class Room:
     def start(self) -> None:
         if self.playing:
             raise RoomError("started", "the game is already running")
+        if self.match is not None and self.match.task is not None and not self.match.task.done():
+            # the last game is over but still being recorded, and its result not yet sent
+            raise RoomError("started", "the last game is being recorded: start again in a moment")
         for i, s in enumerate(self.slots):  # a person who left the last game gives up the seat
             if s.kind == "person" and s.left:
                 self.slots[i] = Slot()
@@ -502,7 +505,8 @@ class Room:
                                               self.settings.decision_seconds)  # fmt: skip
         controller: Controller = "person" if s.kind == "person" else s.kind  # type: ignore[assignment]
         seat = WebSeat(i, controller, s.player, self.before_decision, model,
-                       capped=lambda: self.registry.spending.reason)  # fmt: skip
+                       capped=lambda: self.registry.spending.reason,
+                       pause=lambda: self.registry.pauses[self.speed])  # fmt: skip
         seat.connected = bool(s.conns) if s.kind == "person" else True
         return seat
 
@@ -545,13 +549,13 @@ class Room:
             c.send(over_frame(match.game, self.names(c.locale), c.locale, summary))
         self.broadcast_room()
 
-    async def before_decision(self, seat: int, automated: bool) -> None:
-        """Called by a seat before it decides: push every connection its new view, then wait the
-        table's pause when a bot or model is to move."""
+    async def before_decision(self, seat: int) -> None:
+        """Called by a seat before it decides: push every connection its new view (the seat then
+        takes its time: :mod:`harness.web.pacing`)."""
         assert self.match is not None
         self.match.started(seat)
         self.broadcast_views()
-        await asyncio.sleep(self.registry.pauses[self.speed] if automated else 0)
+        await asyncio.sleep(0)
 
     # ---------------------------------------------------------------- actions
     def act(self, conn: Connection, decision: int, option: str) -> None:
