@@ -127,9 +127,8 @@ def _games(run_dir: str | Path) -> Iterable[_Game]:
 def on_public_role(signal: dict[str, Any], roles: list[str]) -> bool:
     """A claim by the Marshal or a mark on the Marshal, whose role is public: refused since
     (RULES.md §10), and left out of the metrics when an older record holds one."""
-    if signal["kind"] == "claim":
-        return roles[signal["seat"]] == "marshal"
-    return signal["kind"] == "mark" and roles[signal["target"]] == "marshal"
+    kind, seat = signal["kind"], signal["target"] if signal["kind"] == "mark" else signal["seat"]
+    return kind in ("claim", "mark") and bool(roles[seat] == "marshal")
 
 
 def talk_enabled(run_dir: str | Path) -> bool | None:
