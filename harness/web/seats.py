@@ -102,8 +102,8 @@ class WebSeat(Agent):
 
     @property
     def waiting(self) -> tuple[str, ...]:
-        """The options the person is asked now (empty when not asked).  A person may answer as
-        soon as the decision is theirs, even during the table's pause before it."""
+        """The options the person is asked now (empty when not asked): every decision of theirs,
+        a single option included, while the bot does not play the seat."""
         asked = self._answer is not None and not self._answer.done() and not self.automated
         return self._options if asked else ()
 
