@@ -32,7 +32,7 @@ from harness.engine import Game, SeatView, build_view
 
 from .base import Agent, Choice
 from .seat import Decided, FallbackPolicy, FallbackReason, decide
-from .table_signals import TableSignals
+from .table_signals import TableSignals, public_seats
 
 DEFAULT_MAX_DECISIONS = 20_000
 
@@ -223,7 +223,8 @@ class Table:
         """Offer the signal of ``seat``'s decision record to the table's signals."""
         if self.signals is not None and record is not None:
             alive = [s.alive for s in self.game.seats]
-            self.signals.offer(seat, alive, len(self.game.events), record)
+            public = public_seats(self.game)
+            self.signals.offer(seat, alive, len(self.game.events), record, public)
 
     # ----------------------------------------------------------------- the game
 

@@ -2,8 +2,9 @@
 
 A signal is a canned public message: a role **claim** ("I am a Deputy / Raider / Loner", bluffing
 allowed), a **mark** on another living player with the role the sender suspects, or a
-**reaction**.  Claims and marks only while the sender is alive; at most :data:`MAX_PER_MATCH`
-signals per seat and match.  People are also held to one signal per 1.2 s (the web table's
+**reaction**.  Claims and marks only while the sender is alive, and only about hidden roles: a
+seat whose role is public (the Marshal; RULES.md §9) claims nothing and is never marked
+(:func:`public_seats`); at most :data:`MAX_PER_MATCH` signals per seat and match.  People are also held to one signal per 1.2 s (the web table's
 board); a model seat may add at most one signal to an answer, so at most one per decision.
 
 :func:`check_signal` is the rule check both share.  :func:`read_signal` reads the optional
@@ -23,6 +24,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from harness.engine import SPECTATOR, Game
+from harness.engine.view import public_role
+
 from .base import Agent
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
     "TableSignal",
     "TableSignals",
     "check_signal",
+    "public_seats",
     "read_signal",
 ]
 
@@ -42,6 +47,16 @@ SIGNAL_KINDS = ("claim", "mark", "react")
 CLAIM_ROLES = ("deputy", "raider", "loner")
 REACTIONS = ("like", "funny", "angry", "scared", "deal", "suspect", "gg")
 MAX_NAME_CHARS = 64  # a target longer than any seat name is refused without being kept
+
+
+def public_seats(game: Game) -> list[bool]:
+    """By seat: whether everyone at the table sees its role (the Marshal, eliminated players;
+    RULES.md §9) — a role nobody can claim or mark."""
+    return [public_role(s, SPECTATOR) is not None for s in game.seats]
+
+
+def _public(public: Sequence[bool], seat: int | None) -> bool:
+    return seat is not None and 0 <= seat < len(public) and public[seat]
 
 
 class SignalRefused(ValueError):
@@ -63,9 +78,11 @@ def check_signal(
     target: int | None = None,
     reaction: str | None = None,
     target_alive: bool = True,
+    public: Sequence[bool] = (),
 ) -> None:
     """Raise :class:`SignalRefused` when ``seat`` (``alive``, ``sent`` signals so far) may not
-    send this signal; return quietly when it may."""
+    send this signal; return quietly when it may.  ``public``: by seat, whether its role is
+    public (:func:`public_seats`)."""
     if sent >= MAX_PER_MATCH:
         raise SignalRefused("signal_limit", f"at most {MAX_PER_MATCH} signals per match")
     if kind not in SIGNAL_KINDS:
@@ -85,6 +102,11 @@ def check_signal(
     elif reaction is None or role is not None or target is not None:
         raise SignalRefused("bad_signal", "a reaction names a reaction and nothing else")
     _check_words(role, reaction)
+    if kind == "claim" and _public(public, seat):
+        raise SignalRefused("public_role", "your role is public: a claim is about a hidden role")
+    if kind == "mark" and _public(public, target):
+        raise SignalRefused("public_role", "that player's role is public: a mark is about a "
+                            "hidden role")  # fmt: skip
 
 
 def _check_words(role: str | None, reaction: str | None) -> None:
@@ -147,10 +169,18 @@ class TableSignals:
     _sent: dict[int, int] = field(default_factory=dict)
     _heard: dict[int, int] = field(default_factory=dict)
 
-    def offer(self, seat: int, alive: list[bool], at: int, record: Any) -> None:
+    def offer(
+        self,
+        seat: int,
+        alive: list[bool],
+        at: int,
+        record: Any,
+        public: Sequence[bool] | None = None,
+    ) -> None:
         """Take the signal of ``seat``'s model decision ``record`` (a decision record or its
         dict), if any: accepted into the log, or refused with the reason written to the record's
-        ``signal_refused``.  ``alive`` is by seat, ``at`` the engine events so far."""
+        ``signal_refused``.  ``alive`` and ``public`` (:func:`public_seats`) are by seat, ``at``
+        the engine events so far."""
         if record is None:
             return
         get = record.get if isinstance(record, Mapping) else lambda k: getattr(record, k, None)
@@ -169,6 +199,7 @@ class TableSignals:
                 target=sig.target,
                 reaction=sig.reaction,
                 target_alive=sig.target is None or alive[sig.target],
+                public=public or (),
             )
         except SignalRefused as refused:
             if isinstance(record, Mapping):

@@ -4,9 +4,12 @@ Read from the records alone: model seats' signals from their decision records (a
 ``signals: true``), people's from ``signals.jsonl`` (the web table), the truth from each game's
 seat outcomes and its engine event log (:func:`harness.records.signals.game_signals`).
 
+Claims by the Marshal and marks on the Marshal (a public role: refused since RULES.md §10 says
+so) are left out when an older record holds them (:func:`on_public_role`).
+
 * :func:`signal_table` — per player × role (the role the seat was dealt): seats, claims, **claim
   honesty** (share of claims naming the seat's own role; a Double Agent's claim of Raider is
-  true, a Marshal's claim is never true), what was claimed (``as_deputy`` / ``as_raider`` /
+  true), what was claimed (``as_deputy`` / ``as_raider`` /
   ``as_loner``), marks, **mark accuracy** (share of marks naming the marked player's true role,
   the Double Agent counted as a Raider), reactions and refused signals.
 * :func:`claim_effect_table` — per claimant player × claimed role: attacks (Shot, Duel, Ricochet
@@ -102,6 +105,7 @@ def _games(run_dir: str | Path) -> Iterable[_Game]:
         _start, decisions, end = store.read_game(g.game_id)
         signals, refused = game_signals(decisions, people.get(g.game_id))
         outcomes = sorted(g.seat_outcomes, key=lambda o: o.seat)
+        roles = [o.role for o in outcomes]
         for s in signals:
             for seat in (s["seat"], s["target"]):
                 if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(outcomes)):
@@ -113,11 +117,18 @@ def _games(run_dir: str | Path) -> Iterable[_Game]:
             g.game_id,
             deal_of(g),
             [o.player for o in outcomes],
-            [o.role for o in outcomes],
-            signals,
+            roles,
+            [s for s in signals if not on_public_role(s, roles)],
             refused,
             end.events,
         )
+
+
+def on_public_role(signal: dict[str, Any], roles: list[str]) -> bool:
+    """A claim by the Marshal or a mark on the Marshal, whose role is public: refused since
+    (RULES.md §10), and left out of the metrics when an older record holds one."""
+    kind, seat = signal["kind"], signal["target"] if signal["kind"] == "mark" else signal["seat"]
+    return kind in ("claim", "mark") and bool(roles[seat] == "marshal")
 
 
 def talk_enabled(run_dir: str | Path) -> bool | None:

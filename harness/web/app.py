@@ -34,7 +34,7 @@ from . import protocol as p
 from .config import WebConfig
 from .connection import Connection
 from .headers import SecurityHeaders
-from .limits import RATE_LIMITED
+from .limits import RATE_LIMITED, address_key
 from .origins import OriginGuard, OriginPolicy
 from .registry import Registry
 from .rooms import Room, RoomError, one_seat
@@ -100,7 +100,7 @@ def create_app(
 
     @app.websocket("/ws")
     async def table_socket(socket: WebSocket) -> None:
-        address = socket.client.host if socket.client is not None else ""
+        address = address_key(socket.client.host) if socket.client is not None else ""
         if not reg.addresses.connect(address):
             await socket.close(code=1008)  # before accept: HTTP 403
             return
@@ -228,8 +228,8 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
     elif isinstance(m, p.Create):
         one_seat(conn)
         conn.locale = m.locale
-        room = reg.create(m.settings, conn)
-        _joined(conn, room, room.join(conn, m.name))
+        room, token = reg.create_seated(m.settings, conn, m.name, play=m.play)
+        _joined(conn, room, token)
         if m.play:
             room.start()
     elif isinstance(m, p.Join):

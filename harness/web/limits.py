@@ -1,8 +1,9 @@
 """What one client may use of the web table (config ``limits``), and the counters that hold it.
 
 Every network client is hostile until shown otherwise, so each resource it can make the server
-spend is bounded per connection and per address (the client's IP; behind a reverse proxy every
-client shares the proxy's address):
+spend is bounded per connection and per address (:func:`address_key`: the client's IPv4 address,
+or the /64 network of its IPv6 address — one household's or one server's usual allocation; behind
+a reverse proxy every client shares the proxy's address):
 
 - messages: a token bucket per connection (:attr:`WebLimits.messages_per_s`, bursts of
   :attr:`~WebLimits.messages_burst`); a message over budget is dropped unread, and the connection
@@ -12,17 +13,29 @@ client shares the proxy's address):
 - failed ``join`` and ``watch`` attempts (a wrong room code or seat token, a full room): a bucket
   per connection and one per address, so room codes cannot be guessed at speed;
 - rooms: a connection may have created at most :attr:`~WebLimits.rooms_per_connection` rooms that
-  are still open, an address :attr:`~WebLimits.rooms_per_address`, the server
-  :attr:`~WebLimits.max_rooms`; one seat per connection, :attr:`~WebLimits.seats_per_address`
-  seats per address, :attr:`~WebLimits.connections_per_address` connections per address,
+  are still open, an address its share of :attr:`~WebLimits.rooms_per_address`
+  (:func:`room_share`: in proportion to the server's rooms still free, never less than one), the
+  server :attr:`~WebLimits.max_rooms`, of which the last
+  :attr:`~WebLimits.play_reserve` are kept for tables that start at once against bots (the start
+  screen's Play), so lobbies never fill the server; one seat per connection,
+  :attr:`~WebLimits.seats_per_address` seats per address,
+  :attr:`~WebLimits.connections_per_address` connections per address,
   :attr:`~WebLimits.spectators_per_room` spectators per room;
 - rooms nobody is connected to are closed: a lobby (or a finished game) after
   :attr:`~WebLimits.lobby_idle_s`, a game in progress after :attr:`~WebLimits.game_idle_s`, a
-  table of bots only as soon as nobody watches it.
+  table of bots only as soon as nobody watches it; and a lobby closes
+  :attr:`~WebLimits.lobby_max_s` after it became one (created, or its game ended), whoever is
+  connected to it.
+
+So a hundred addresses cannot hold every room (each gets a smaller share as the rooms run out:
+they hold about two thirds), lobbies stop short of the reserve, and a visitor from a new address
+can still play against bots.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import math
 import time
 from dataclasses import dataclass
 
@@ -45,6 +58,9 @@ FAILURES_BURST_CONNECTION = 5
 FAILURES_BURST_ADDRESS = 20
 LOBBY_IDLE_S = 60.0
 GAME_IDLE_S = 180.0
+LOBBY_MAX_S = 1800.0
+PLAY_RESERVE = 0.1
+IPV6_PREFIX = 64  # the per-address limits count an IPv6 address by its /64 network
 COALESCE_S = 0.05  # repeated ``locale`` messages within this time rebuild the view once
 
 
@@ -68,6 +84,38 @@ class WebLimits(BaseModel):
     failures_burst_address: int = Field(default=FAILURES_BURST_ADDRESS, ge=1)
     lobby_idle_s: float = Field(default=LOBBY_IDLE_S, ge=0)
     game_idle_s: float = Field(default=GAME_IDLE_S, ge=0)
+    lobby_max_s: float = Field(default=LOBBY_MAX_S, gt=0)
+    play_reserve: float = Field(default=PLAY_RESERVE, ge=0, lt=1)
+
+    @property
+    def lobby_rooms(self) -> int:
+        """How many rooms lobbies may fill: :attr:`max_rooms` less the Play reserve."""
+        return self.max_rooms - math.floor(self.max_rooms * self.play_reserve)
+
+
+def room_share(limits: WebLimits, open_rooms: int) -> int:
+    """How many open rooms one address may have created when the server has ``open_rooms``:
+    :attr:`~WebLimits.rooms_per_address` times the share of :attr:`~WebLimits.max_rooms` still
+    free, rounded up, and at least one (10 on an empty server, 5 when half the rooms are taken,
+    1 in the last tenth)."""
+    free = max(0, limits.max_rooms - open_rooms)
+    return max(1, math.ceil(limits.rooms_per_address * free / limits.max_rooms))
+
+
+def address_key(host: str) -> str:
+    """The address the per-address limits count for a client at ``host``: an IPv4 address as it
+    is, an IPv6 address by its /:data:`IPV6_PREFIX` network (one subscriber usually has a whole
+    /64, so limiting single IPv6 addresses would limit nothing), an IPv4-mapped IPv6 address as
+    its IPv4 address; anything else as given."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip), IPV6_PREFIX), strict=False))
+    return str(ip)
 
 
 class TokenBucket:

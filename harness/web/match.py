@@ -3,7 +3,10 @@
 Every seat is a :class:`~harness.web.seats.WebSeat`; :func:`~harness.agents.table.play_game` asks
 them in turn with the table's decision timer and the R-5 fallback, exactly as in a league game.
 Before each decision the room pushes every connection its new view (so views follow every applied
-action), then — when an automated seat is to move — waits the table's pause (the speed setting).
+action); the seat then takes its time by a rule that does not depend on its number of options
+(:mod:`harness.web.pacing`): a person is asked every decision of theirs, forced ones included,
+with the timer shown to everyone, and a bot's or model's move comes after the table's pause (the
+speed setting).
 Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency.
 A person's timeout settles the rest of their turn (see :mod:`harness.web.seats`).
 """
@@ -73,18 +76,15 @@ class Match:
         return self.game.winning_side is not None
 
     def asks(self, seat: int) -> bool:
-        """Whether the person in ``seat`` is asked the pending decision (forced decisions with
-        one option are answered for them)."""
+        """Whether the person in ``seat`` is asked the pending decision: every decision of a
+        person's seat that the bot does not play, whatever its number of options (a forced
+        decision is asked too, so nobody else learns that the seat had no choice)."""
         d = self.game.pending
-        return (
-            d is not None
-            and d.seat == seat == self.deciding
-            and not self.seats[seat].automated
-            and len(d.options) > 1
-        )
+        return d is not None and d.seat == seat == self.deciding and not self.seats[seat].automated
 
     def timer(self) -> dict[str, Any] | None:
-        """The pending decision's timer, shown at the portrait of a person who must decide."""
+        """The pending decision's timer, shown to everyone at the portrait of a person who must
+        decide (the same for a forced decision as for any other)."""
         if self.over or self.deciding < 0 or not self.asks(self.deciding):
             return None
         left = self.decision_seconds - (time.monotonic() - self.decision_started)

@@ -1,7 +1,7 @@
 """All rooms of one server, with what they share: the config, the run folder, model seats, the
-per-address counters (:mod:`.limits`) and the housekeeping loop (the host role passes on after
-:data:`HOST_GRACE_S`; rooms nobody is connected to are closed after the config's ``limits``
-``lobby_idle_s`` or ``game_idle_s``)."""
+per-address counters and room shares (:mod:`.limits`) and the housekeeping loop (the host role
+passes on after :data:`HOST_GRACE_S`; rooms nobody is connected to are closed after the config's
+``limits`` ``lobby_idle_s`` or ``game_idle_s``, and every lobby after ``lobby_max_s``)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from harness.records import RunStore
 
 from .config import WebConfig
 from .connection import Connection
-from .limits import Addresses
+from .limits import Addresses, room_share
 from .protocol import TableSettings
 from .rebuilds import Rebuilds
 from .rooms import Room, RoomError
@@ -32,6 +32,13 @@ HOST_GRACE_S = 30.0
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 5
 PAUSES = {"slow": 2.0, "normal": 1.0, "fast": 0.3}  # seconds before a bot's move
+
+
+def lobby_expired(seconds: float) -> str:
+    """What the people in a lobby read when it closes after ``seconds`` without a game."""
+    return (
+        f"this table waited {seconds / 60:g} minutes without a game and is closed; create a new one"
+    )
 
 
 class Registry:
@@ -59,24 +66,54 @@ class Registry:
         self._task: asyncio.Task[None] | None = None
 
     # ----------------------------------------------------------------- rooms
-    def create(self, settings: TableSettings, creator: Connection | None = None) -> Room:
+    def create(
+        self, settings: TableSettings, creator: Connection | None = None, *, play: bool = False
+    ) -> Room:
+        """A new room; ``play``: a table that starts at once against bots, which may take the
+        rooms kept for them (see :mod:`.limits`)."""
         lim = self.limits
-        if len(self.rooms) >= lim.max_rooms:
+        open_rooms = len(self.rooms)
+        if open_rooms >= lim.max_rooms:
             raise RoomError("busy", "the server has no room for another table")
+        if not play and open_rooms >= lim.lobby_rooms:
+            raise RoomError("busy", "the server has no room for another lobby; Play (a table "
+                            "against bots) still starts")  # fmt: skip
         if creator is not None:
             mine = sum(1 for r in self.rooms.values() if r.creator is creator)
             if mine >= lim.rooms_per_connection:
                 raise RoomError("too_many_rooms", f"a window may have {lim.rooms_per_connection} "
                                 "open rooms; leave one first")  # fmt: skip
             here = sum(1 for r in self.rooms.values() if r.creator_address == creator.address)
-            if creator.address and here >= lim.rooms_per_address:
-                raise RoomError("too_many_rooms", f"an address may have {lim.rooms_per_address} "
-                                "open rooms; leave one first")  # fmt: skip
+            share = room_share(lim, open_rooms)
+            if creator.address and here >= share:
+                busy = "" if share == lim.rooms_per_address else " while the server is busy"
+                raise RoomError("too_many_rooms", f"an address may have {share} open rooms{busy}"
+                                "; leave one first")  # fmt: skip
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         while code in self.rooms:  # 32**5 codes for at most max_rooms rooms: ends at once
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         room = self.rooms[code] = Room(code, settings, self, creator)
         return room
+
+    def create_seated(
+        self, settings: TableSettings, creator: Connection, name: str, *, play: bool = False
+    ) -> tuple[Room, str]:
+        """A new room (:meth:`create`) with ``creator`` seated in it as its host, and the seat's
+        token; when the creator may not sit (:meth:`check_seats`, :meth:`Room.join`) nothing is
+        created."""
+        self.check_seats(creator.address)
+        room = self.create(settings, creator, play=play)
+        try:
+            token = room.join(creator, name)
+        except RoomError:
+            self._discard(room)
+            raise
+        return room, token
+
+    def _discard(self, room: Room) -> None:
+        """Forget a room nobody ever entered."""
+        self.rooms.pop(room.code, None)
+        room.closed = True
 
     def check_seats(self, address: str) -> None:
         """Refuse another person's seat for ``address`` when it holds its limit already."""
@@ -197,20 +234,26 @@ class Registry:
             self.tick(time.monotonic())
 
     def tick(self, now: float) -> None:
+        lim = self.limits
         for code, room in list(self.rooms.items()):
             room.check_host(now, self.host_grace)
             # a table of bots only is closed as soon as nobody watches it
             if not room.has_people:
                 idle = 0.0
             elif room.playing:
-                idle = self.limits.game_idle_s
+                idle = lim.game_idle_s
             else:
-                idle = self.limits.lobby_idle_s
-            if not room.connections() and now - room.idle_since >= idle:
-                del self.rooms[code]
-                room.closed = True
-                asyncio.get_running_loop().create_task(room.close())
+                idle = lim.lobby_idle_s
+            if not room.playing and now - room.lobby_since >= lim.lobby_max_s:
+                self._close(code, room, "expired", lobby_expired(lim.lobby_max_s))
+            elif not room.connections() and now - room.idle_since >= idle:
+                self._close(code, room)
         self.addresses.prune()
+
+    def _close(self, code: str, room: Room, reason: str = "closed", message: str = "") -> None:
+        del self.rooms[code]
+        room.closed = True
+        asyncio.get_running_loop().create_task(room.close(reason, message))
 
     async def aclose(self) -> None:
         if self._task is not None:

@@ -28,12 +28,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from harness.agents.table_signals import public_seats
 from harness.engine import Game
 from harness.views.names import word
 
 from .connection import Connection
 from .frames import over_frame, view_frame
 from .match import Match, SeatEntry
+from .person_names import name_key
 from .protocol import Signal, TableSettings
 from .records import write_match
 from .seats import Controller, WebSeat
@@ -49,6 +51,10 @@ SlotKind = Literal["empty", "person", "bot", "model"]
 NoteKind = Literal["left", "back", "autopilot", "given_back", "replaced", "removed", "timeout"]
 REMOVED = "the host removed you from the table"
 REPLACED = "the host handed your seat to a bot for the rest of the game: you are watching"
+GAME_STOPPED = (
+    "the game stopped on a server error (its reason is in the server's log); the host can start "
+    "a new one"
+)
 
 
 def note_frame(what: NoteKind, seat: int, name: str) -> dict[str, Any]:
@@ -108,6 +114,7 @@ class Room:
         self.match: Match | None = None
         self.games = 0
         self.idle_since = time.monotonic()
+        self.lobby_since = self.idle_since  # when it last became a lobby (see Registry.tick)
         self._names: dict[str, list[str]] = {}
         # the view frames of the game's current state (see send_view)
         self._views: dict[tuple[int | None, int, str, bool], dict[str, Any]] = {}
@@ -153,15 +160,16 @@ class Room:
         self._views.clear()
 
     def _unique_name(self, name: str) -> str:
-        """``name``, or "name (k)" when a person here already has it (a checked name: see
-        :func:`harness.web.person_names.person_name`).  At most ``len(slots) - 1`` names are
+        """``name``, or "name (k)" when a person here already has it or a name that looks
+        like it (a checked name: see :func:`harness.web.person_names.person_name`; compared by
+        :func:`~harness.web.person_names.name_key`).  At most ``len(slots) - 1`` names are
         taken, so one of the ``len(slots)`` candidates is free."""
-        taken = {s.name.casefold() for s in self.slots if s.kind == "person"}
-        if name.casefold() not in taken:
+        taken = {name_key(s.name) for s in self.slots if s.kind == "person"}
+        if name_key(name) not in taken:
             return name
         for k in range(2, len(self.slots) + 2):
             candidate = f"{name[:20]} ({k})"
-            if candidate.casefold() not in taken:
+            if name_key(candidate) not in taken:
                 return candidate
         raise RoomError("room_full", f"room {self.code} is full")  # pragma: no cover
 
@@ -459,6 +467,9 @@ class Room:
     def start(self) -> None:
         if self.playing:
             raise RoomError("started", "the game is already running")
+        if self.match is not None and self.match.task is not None and not self.match.task.done():
+            # the last game is over but still being recorded, and its result not yet sent
+            raise RoomError("started", "the last game is being recorded: start again in a moment")
         for i, s in enumerate(self.slots):  # a person who left the last game gives up the seat
             if s.kind == "person" and s.left:
                 self.slots[i] = Slot()
@@ -494,7 +505,8 @@ class Room:
                                               self.settings.decision_seconds)  # fmt: skip
         controller: Controller = "person" if s.kind == "person" else s.kind  # type: ignore[assignment]
         seat = WebSeat(i, controller, s.player, self.before_decision, model,
-                       capped=lambda: self.registry.spending.reason)  # fmt: skip
+                       capped=lambda: self.registry.spending.reason,
+                       pause=lambda: self.registry.pauses[self.speed])  # fmt: skip
         seat.connected = bool(s.conns) if s.kind == "person" else True
         return seat
 
@@ -512,19 +524,21 @@ class Room:
             await match.play(self._ended)
         except asyncio.CancelledError:
             raise
-        except Exception as e:  # a model seat's fatal error, a game that never ends
+        except Exception:  # a model seat's fatal error, a game that never ends
+            # The reason goes to the server's log only: an exception's text may name anything
+            # (a card in a hand, a provider's answer), and spectators are in the room too.
             log.exception("game %s stopped", match.game_id)
             self.match = None
+            self.lobby_since = time.monotonic()
             for c in self.connections():
-                c.send(
-                    {"type": "error", "code": "game_stopped", "message": f"the game stopped: {e}"}
-                )
+                c.send({"type": "error", "code": "game_stopped", "message": GAME_STOPPED})
             self.broadcast_room()
             return
         # Model seats share their provider with every table (the registry closes it).
         log.info("game %s finished in %.1f s", match.game_id, time.monotonic() - t0)
 
     async def _ended(self, match: Match) -> None:
+        self.lobby_since = time.monotonic()
         self.broadcast_views()
         duration = time.time() - match.started_wall
         await asyncio.to_thread(
@@ -535,13 +549,13 @@ class Room:
             c.send(over_frame(match.game, self.names(c.locale), c.locale, summary))
         self.broadcast_room()
 
-    async def before_decision(self, seat: int, automated: bool) -> None:
-        """Called by a seat before it decides: push every connection its new view, then wait the
-        table's pause when a bot or model is to move."""
+    async def before_decision(self, seat: int) -> None:
+        """Called by a seat before it decides: push every connection its new view (the seat then
+        takes its time: :mod:`harness.web.pacing`)."""
         assert self.match is not None
         self.match.started(seat)
         self.broadcast_views()
-        await asyncio.sleep(self.registry.pauses[self.speed] if automated else 0)
+        await asyncio.sleep(0)
 
     # ---------------------------------------------------------------- actions
     def act(self, conn: Connection, decision: int, option: str) -> None:
@@ -574,6 +588,7 @@ class Room:
             rec = match.signals.add(
                 conn.seat, msg.kind, alive=alive, event_index=len(game.events), role=msg.role,
                 target=msg.target, reaction=msg.reaction, target_alive=target_alive,
+                public=public_seats(game),
             )  # fmt: skip
         except SignalRefused as e:
             raise RoomError(e.code, str(e)) from None
@@ -653,11 +668,14 @@ class Room:
                 conn.send(over_frame(self.match.game, self.names(conn.locale), conn.locale,
                                      self.match.summary()))  # fmt: skip
 
-    async def close(self) -> None:
+    async def close(self, reason: str = "closed", message: str = "") -> None:
+        """Close the room: its game stops, and everyone in it gets a ``left`` frame with
+        ``reason`` (and ``message``, when there is one to read)."""
         self.closed = True
         if self.match is not None and self.match.task is not None:
             self.match.task.cancel()
             await asyncio.gather(self.match.task, return_exceptions=True)
+        frame = {"type": "left", "reason": reason, **({"message": message} if message else {})}
         for c in self.connections():
-            c.send({"type": "left", "reason": "closed"})
+            c.send(frame)
             c.room, c.seat = None, None

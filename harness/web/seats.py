@@ -13,8 +13,11 @@ a fallback of reason ``spending_cap`` — also a decision whose model call the s
 refused.
 
 A disconnected person's decision gets :data:`DISCONNECTED_SECONDS` (counted from the decision or
-the disconnection, whichever is later), then the seat makes the R-5 move.  Decisions with a
-single option are answered at once (the runner may auto-apply forced decisions).
+the disconnection, whichever is later), then the seat makes the R-5 move.  A person is asked
+every decision, also one with a single option (a forced decision: taking a hit with no Missed!
+in hand), and it waits for them like any other — their confirmation, the timer or the
+disconnected grace — so nobody else learns that the seat had no choice.  Bots and model seats
+take their time by the same rule whatever the number of options (:mod:`harness.web.pacing`).
 
 One timeout settles the whole turn: once a person's decision has timed out (the table's timer, or
 the disconnected grace), the seat's bot makes the person's other decisions of that same turn at
@@ -34,10 +37,12 @@ from harness.agents.rulebot import RuleBot
 from harness.engine import SeatView, simplest_for_view
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 
+from .pacing import Pace
+
 DISCONNECTED_SECONDS = 8.0
 AFTER_TIMEOUT = "the rest of a turn after a timeout"
 Controller = Literal["person", "bot", "model"]
-BeforeDecision = Callable[[int, bool], Awaitable[None]]
+BeforeDecision = Callable[[int], Awaitable[None]]
 TurnKey = tuple[int, int]  # (round, seat whose turn it is)
 
 
@@ -56,7 +61,10 @@ class WebSeat(Agent):
         before_decision: BeforeDecision,
         model: Agent | None = None,
         capped: Callable[[], str | None] | None = None,
+        pause: Callable[[], float] = lambda: 0.0,
     ) -> None:
+        """``before_decision(seat)`` pushes the table its views; ``pause()`` is the table's pause
+        before an automated decision is applied (:mod:`harness.web.pacing`)."""
         super().__init__(player)
         self.seat = seat
         self.controller: Controller = controller
@@ -70,6 +78,7 @@ class WebSeat(Agent):
         self.turn: TurnKey | None = None  # the turn of the seat's latest decision
         self.settled: TurnKey | None = None  # the turn a timeout settled (see the module doc)
         self._before = before_decision
+        self.pace = Pace(pause)
         self._answer: asyncio.Future[str] | None = None
         self._options: tuple[str, ...] = ()
         self._changed = asyncio.Event()
@@ -93,14 +102,9 @@ class WebSeat(Agent):
 
     @property
     def waiting(self) -> tuple[str, ...]:
-        """The options the person is asked now (empty when not asked).  A person may answer as
-        soon as the decision is theirs, even during the table's pause before it."""
-        asked = (
-            self._answer is not None
-            and not self._answer.done()
-            and not self.automated
-            and len(self._options) > 1
-        )
+        """The options the person is asked now (empty when not asked): every decision of theirs,
+        a single option included, while the bot does not play the seat."""
+        asked = self._answer is not None and not self._answer.done() and not self.automated
         return self._options if asked else ()
 
     def answer(self, option: str) -> bool:
@@ -130,33 +134,41 @@ class WebSeat(Agent):
     # --------------------------------------------------------------- protocol
     def new_game(self, game_id: str, seat: int, seed: int) -> None:
         self.bot.new_game(game_id, seat, seed)
+        self.pace.new_game(seed, seat)
         if self.model is not None:
             self.model.new_game(game_id, seat, seed)
 
     async def choose(self, view: SeatView, options: Sequence[str]) -> str | Choice:
+        started = time.monotonic()
         self._answer = answer = asyncio.get_running_loop().create_future()
         self._options = tuple(options)
         self.turn = turn_key(view.round, view.turn)
         try:
-            await self._before(self.seat, self.automated and len(options) > 1)
+            await self._before(self.seat)
             if self.controller == "model" and self.model is not None:
-                return await self._ask_model(self.model, view, options)
-            if self.controller == "bot" or len(options) == 1:
-                return self.bot.decide(view, options)
+                return await self._ask_model(self.model, view, options, started)
+            if self.controller == "bot":
+                pick = self.bot.decide(view, options)
+                await self.pace.hold(started)
+                return pick
             self.bot.observe(view)
-            return await self._ask_person(view, options, answer)
+            return await self._ask_person(view, options, answer, started)
         finally:
             self._answer = None
             self._options = ()
 
     async def _ask_model(
-        self, model: Agent, view: SeatView, options: Sequence[str]
+        self, model: Agent, view: SeatView, options: Sequence[str], started: float
     ) -> str | Choice:
-        if len(options) > 1 and (reason := self.capped()) is not None:
-            return self._bot_for_cap(view, options, reason)
+        """The model's answer, at the pace of :mod:`harness.web.pacing`: a forced decision is
+        answered without a model call and waits as long as a real one."""
+        forced = len(options) == 1
+        if not forced and (reason := self.capped()) is not None:
+            return await self._bot_for_cap(view, options, reason, started)
+        capped = self.capped() is not None  # a forced decision under the cap: a bot's pace
         self.bot.observe(view)
         try:
-            return await model.choose(view, options)
+            answer = await model.choose(view, options)
         except asyncio.CancelledError:
             # The provider refused the call (the cap was reached meanwhile): not a cancellation
             # of this game's task, which goes on with the bot's move.
@@ -164,18 +176,28 @@ class WebSeat(Agent):
             reason = self.capped()
             if reason is None or task is None or task.cancelling():
                 raise
-            return self._bot_for_cap(view, options, reason)
+            return await self._bot_for_cap(view, options, reason, started)
+        if not forced:
+            self.pace.model_decided(started)
+        await self.pace.hold(started, self.pace.model_time() if forced and not capped else 0.0)
+        return answer
 
-    def _bot_for_cap(self, view: SeatView, options: Sequence[str], reason: str) -> Choice:
-        return Choice(self.bot.decide(view, options), fallback=SPENDING_CAP_FALLBACK, error=reason)
+    async def _bot_for_cap(
+        self, view: SeatView, options: Sequence[str], reason: str, started: float
+    ) -> Choice:
+        pick = self.bot.decide(view, options)
+        await self.pace.hold(started)
+        return Choice(pick, fallback=SPENDING_CAP_FALLBACK, error=reason)
 
     async def _ask_person(
-        self, view: SeatView, options: Sequence[str], answer: asyncio.Future[str]
+        self, view: SeatView, options: Sequence[str], answer: asyncio.Future[str], started: float
     ) -> str | Choice:
-        started = time.monotonic()
         while True:
             if self.automated:
                 pick = self.bot.decide(view, options)
+                await self.pace.hold(started)
+                if not self.automated:  # the host gave the seat back during the pause
+                    continue
                 if self.autopilot:
                     return Choice(pick, fallback="autopilot")
                 if self.settling and self.controller == "person":

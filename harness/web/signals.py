@@ -2,8 +2,9 @@
 
 Role claims ("I am a Deputy / Raider / Loner", bluffing allowed), marks ("I think X is …", shown
 above X's portrait) and reactions.  A person may send at most one signal per
-:data:`MIN_INTERVAL_S` and :data:`MAX_PER_MATCH` per match; claims and marks only while alive,
-reactions also after elimination (the rules shared with model seats:
+:data:`MIN_INTERVAL_S` and :data:`MAX_PER_MATCH` per match; claims and marks only while alive
+and about hidden roles (the Marshal claims nothing and is never marked), reactions also after
+elimination (the rules shared with model seats:
 :func:`harness.agents.table_signals.check_signal`).  Signals go to people and spectators only: the
 board is server state that no :class:`~harness.agents.base.Agent` is ever given, so bots and model
 seats at the web table neither see nor send them.  Every accepted signal is kept for the game's
@@ -13,7 +14,7 @@ record (:mod:`harness.records.signals`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,8 +53,11 @@ class SignalBoard:
         target: int | None = None,
         reaction: str | None = None,
         target_alive: bool = True,
+        public: Sequence[bool] = (),
     ) -> SignalRecord:
-        """Accept one signal from ``seat`` or raise :class:`SignalRefused` (nothing changes)."""
+        """Accept one signal from ``seat`` or raise :class:`SignalRefused` (nothing changes);
+        ``public``: by seat, whether its role is public
+        (:func:`~harness.agents.table_signals.public_seats`)."""
         now = self.clock()
         if self._count.get(seat, 0) >= MAX_PER_MATCH:
             raise SignalRefused("signal_limit", f"at most {MAX_PER_MATCH} signals per match")
@@ -62,7 +66,7 @@ class SignalBoard:
             raise SignalRefused("signal_too_fast", f"at most one signal every {MIN_INTERVAL_S:g} s")
         check_signal(
             seat, kind, n_seats=self.n_seats, alive=alive, sent=self._count.get(seat, 0),
-            role=role, target=target, reaction=reaction, target_alive=target_alive,
+            role=role, target=target, reaction=reaction, target_alive=target_alive, public=public,
         )  # fmt: skip
         self._last[seat] = now
         self._count[seat] = self._count.get(seat, 0) + 1

@@ -30,6 +30,7 @@ from harness.agents.table_signals import (
     SignalRefused,
     TableSignals,
     check_signal,
+    public_seats,
     read_signal,
 )
 from harness.engine import Game, SeatView
@@ -125,6 +126,53 @@ def test_the_rules_of_signals(kind: str, kw: dict[str, Any], code: str) -> None:
         check_signal(0, kind, **args)
     assert e.value.code == code
     check_signal(0, "react", n_seats=4, alive=False, sent=MAX_PER_MATCH - 1, reaction="gg")
+
+
+def test_claims_and_marks_about_a_public_role_are_refused() -> None:
+    """Issue 35 item 12: the Marshal claims nothing ("Deputy" would count as 0 % honest) and
+    nobody marks the Marshal ("Raider" would count as 0 % accurate); the Marshal still marks
+    and reacts, and a mark on a hidden role still goes."""
+    public = [False, True, False, False]  # seat 1 is the Marshal
+    base = {"n_seats": 4, "alive": True, "sent": 0, "public": public}
+    with pytest.raises(SignalRefused) as e:
+        check_signal(1, "claim", role="deputy", **base)
+    assert (e.value.code, str(e.value)) == (
+        "public_role",
+        "your role is public: a claim is about a hidden role",
+    )
+    with pytest.raises(SignalRefused) as e:
+        check_signal(0, "mark", role="raider", target=1, **base)
+    assert e.value.code == "public_role" and "that player's role is public" in str(e.value)
+    check_signal(1, "mark", role="raider", target=2, **base)
+    check_signal(1, "react", reaction="gg", **base)
+    check_signal(0, "claim", role="deputy", **base)
+    check_signal(0, "mark", role="loner", target=3, **base)
+
+
+def test_public_seats_are_the_marshal_and_eliminated_players() -> None:
+    game = Game.new(5, "classic", 7)
+    marshal = next(s.index for s in game.seats if s.role == "marshal")
+    assert public_seats(game) == [i == marshal for i in range(5)]
+    other = (marshal + 1) % 5
+    game.seats[other].alive = False
+    assert public_seats(game) == [i in (marshal, other) for i in range(5)]
+
+
+def test_the_table_refuses_a_model_seats_claim_as_the_marshal_with_a_reason() -> None:
+    """A model seat at the table runner is held to the same rule; its choice stands."""
+    game = Game.new(4, "classic", 5)
+    marshal = next(s.index for s in game.seats if s.role == "marshal")
+    talkers = [Talker(f"t{i}", lambda n: {"kind": "claim", "role": "deputy"}) for i in range(4)]
+    records: list[Any] = []
+    signals = TableSignals(4)
+    table = Table(game, list(talkers), signals=signals, max_decisions=40,
+                  on_decision=lambda g, v, d: records.append((v.viewer, d.record)))  # fmt: skip
+    asyncio.run(table.play())
+    mine = [r for seat, r in records if seat == marshal]
+    assert mine and all(r.signal_refused == "public_role: your role is public: a claim is about "
+                        "a hidden role" for r in mine)  # fmt: skip
+    assert all(r.chosen == r.options[-1] for r in mine)
+    assert signals.log and all(e["seat"] != marshal for e in signals.log)
 
 
 # ------------------------------------------------------------------ the table

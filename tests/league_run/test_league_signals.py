@@ -30,35 +30,48 @@ from .model_league import game_files, model_player, run_dir
 
 pytest.importorskip("openai")
 
-_ROW = re.compile(r"^\| (?!Player\b)(.+?) \| ", re.MULTILINE)
+_ROW = re.compile(r"^\| (?!Player\b)(.+?) \| .*? \| ([^|]+?) \|$", re.MULTILINE)
 
 
-def table_names(body: Mapping[str, Any]) -> tuple[list[str], str | None]:
-    """The players of the table in the request's last message, and which one is the seat."""
+def table_names(body: Mapping[str, Any]) -> tuple[list[str], str | None, dict[str, str]]:
+    """The players of the table in the request's last message, which one is the seat, and the
+    roles the table shows (the Marshal's, eliminated players', the seat's own)."""
     text = str(body["messages"][-1]["content"])
-    names, me = [], None
-    for raw in _ROW.findall(text):
+    names, me, shown = [], None, {}
+    for raw, role in _ROW.findall(text):
         name = raw.removesuffix(" (you)")
         names.append(name)
         if raw.endswith(" (you)"):
             me = name
-    return names, me
+        if role != "?":
+            shown[name] = role
+    return names, me, shown
 
 
 def talker(bodies: itertools.count) -> Any:  # type: ignore[type-arg]
-    """A scripted model: the first option, and by turns a claim, a mark on another player, a
-    reaction, a mark naming no player (refused), or nothing."""
+    """A scripted model: the first option, and by turns a claim, a mark on another player whose
+    role is hidden, a reaction, a mark naming no player (refused), or nothing.  The Marshal,
+    whose role is public, reacts instead of claiming."""
 
     def answer(body: Mapping[str, Any]) -> Answer:
         n = next(bodies)
-        names, me = table_names(body)
-        others = [x for x in names if x != me] or ["nobody"]
+        names, me, shown = table_names(body)
+        others = [x for x in names if x != me and x not in shown] or ["nobody"]
+        marshal = me is not None and shown.get(me) == "Marshal"
+
+        def claim(role: str) -> dict[str, Any]:
+            return (
+                {"kind": "react", "reaction": "deal"}
+                if marshal
+                else {"kind": "claim", "role": role}
+            )
+
         plan: list[dict[str, Any] | None] = [
-            {"kind": "claim", "role": ("deputy", "raider", "loner")[n // 6 % 3]},
+            claim(("deputy", "raider", "loner")[n // 6 % 3]),
             {"kind": "mark", "target": others[n % len(others)], "role": ("raider", "loner")[n % 2]},
             {"kind": "react", "reaction": "suspect"},
             {"kind": "mark", "target": "Nobody Here", "role": "raider"},
-            {"kind": "claim", "role": "deputy"},
+            claim("deputy"),
             None,
         ]
         return Answer(signal=plan[n % len(plan)])

@@ -24,9 +24,9 @@ _LEGACY = {"legacy": True} if "legacy" in inspect.signature(connect).parameters 
 FAST = {"slow": 0.0, "normal": 0.0, "fast": 0.0}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
         return int(s.getsockname()[1])
 
 
@@ -48,7 +48,9 @@ class LiveServer:
         pauses: dict[str, float] | None = None,
         host_grace: float = 30.0,
         settings: dict[str, Any] | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
+        """``host``: the loopback address to listen on (``"::1"`` for IPv6)."""
         config = WebConfig.model_validate(
             {"name": "web", "output": str(out), "players": players or [], **(settings or {})}
         )
@@ -56,12 +58,13 @@ class LiveServer:
             config, pauses=pauses if pauses is not None else FAST, seed=seed, host_grace=host_grace
         )
         self.run_dir = config.run_dir
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        self.port = free_port(host)
+        where = f"[{host}]" if ":" in host else host
+        self.url = f"http://{where}:{self.port}"
+        self.ws_url = f"ws://{where}:{self.port}/ws"
         cfg = uvicorn.Config(
             create_app(registry=self.registry),
-            host="127.0.0.1",
+            host=host,
             port=self.port,
             log_level="warning",
             lifespan="on",

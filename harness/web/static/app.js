@@ -115,6 +115,7 @@ function onFrame(f) {
       if (S.code && f.reason !== "left") localStorage.removeItem(tokenKey(S.code));
       leaveToStart();
       if (f.reason === "removed") notice(t("you_removed"));
+      else if (f.message) notice(f.message);  // e.g. a lobby closed after its time
       break;
     case "notice":  // this seat was handed to a bot for good: the token holds it no more
       if (f.code === "replaced" && S.code) localStorage.removeItem(tokenKey(S.code));
@@ -299,7 +300,8 @@ function renderTable() {
   const seated = ctx.you !== null && r.seats[r.you] && r.seats[r.you].kind === "person";
   $("signals").hidden = !seated;
   $("btn-watch-back").hidden = seated;
-  for (const b of document.querySelectorAll("#signals .claim")) b.disabled = !(ctx.you && ctx.you.alive);
+  // claims and marks are about hidden roles: the Marshal claims nothing and is never marked
+  for (const b of document.querySelectorAll("#signals .claim")) b.disabled = !(ctx.you && ctx.you.alive) || ctx.you.role === "marshal";
 }
 
 // The ring of seats is built once per table and then updated in place: a seat's box stays the
@@ -577,7 +579,7 @@ setInterval(tickTimer, 250);
 let markTarget = null;
 function openMark(s) {
   const ctx = S.ctx;
-  if (!ctx || !ctx.you || !ctx.you.alive || s.you || !s.alive || $("signals").hidden) return;
+  if (!ctx || !ctx.you || !ctx.you.alive || s.you || !s.alive || s.role || $("signals").hidden) return;
   markTarget = s.seat;
   $("mark-title").textContent = tf("mark_title", {name: s.name});
   $("mark-menu").showModal();
