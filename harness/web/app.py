@@ -250,6 +250,7 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
             room = reg.get(m.code)
             room.watch(conn)
         else:
+            reg.check_bot_match()
             room = reg.create(m.settings, conn)
             room.watch(conn)
             _joined(conn, room, None)

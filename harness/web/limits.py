@@ -18,7 +18,28 @@ client shares the proxy's address):
   :attr:`~WebLimits.spectators_per_room` spectators per room;
 - rooms nobody is connected to are closed: a lobby (or a finished game) after
   :attr:`~WebLimits.lobby_idle_s`, a game in progress after :attr:`~WebLimits.game_idle_s`, a
-  table of bots only as soon as nobody watches it.
+  table of bots only as soon as nobody watches it;
+- bot matches (a table of bots only, watched): at most :attr:`~WebLimits.bot_matches` playing at
+  once on the whole server.
+
+Below the app, the transport (:mod:`.transport`, :mod:`.sockets`) holds what a client can spend
+before a message reaches it:
+
+- open sockets: :attr:`~WebLimits.sockets_per_address` per address (the socket's own peer, a
+  named proxy excepted), :attr:`~WebLimits.max_sockets` in all (by default the open-file limit
+  less :data:`RESERVED_FILES`; when it is reached the socket waiting longest for a request is
+  closed to make room);
+- requests: a request line and headers of at most :attr:`~WebLimits.request_head_bytes` (HTTP 414
+  or 431), the whole request within :attr:`~WebLimits.request_timeout_s` of the connection or of
+  the previous response (else the socket is closed), an idle keep-alive connection
+  :attr:`~WebLimits.keep_alive_s`;
+- WebSocket messages: at most :attr:`~WebLimits.message_bytes` (counted after inflating a
+  compressed message, and inflating stops there: close code 1009); frames of every kind from a
+  bucket of :attr:`~WebLimits.frames_burst` refilled at :attr:`~WebLimits.frames_per_s`, control
+  frames (ping, pong) also from one of :attr:`~WebLimits.control_frames_burst` refilled at
+  :attr:`~WebLimits.control_frames_per_s` (past either the connection is closed, code 1008); a
+  server ping every :attr:`~WebLimits.ping_interval_s`, unanswered for
+  :attr:`~WebLimits.ping_timeout_s`, closes the connection.
 """
 
 from __future__ import annotations
@@ -45,6 +66,19 @@ FAILURES_BURST_CONNECTION = 5
 FAILURES_BURST_ADDRESS = 20
 LOBBY_IDLE_S = 60.0
 GAME_IDLE_S = 180.0
+BOT_MATCHES = 20
+SOCKETS_PER_ADDRESS = 128
+RESERVED_FILES = 128  # open files kept for everything but client sockets (max_sockets: auto)
+REQUEST_HEAD_BYTES = 16 * 1024
+REQUEST_TIMEOUT_S = 10.0
+KEEP_ALIVE_S = 5.0
+MESSAGE_BYTES = 16 * 1024  # the app answers a message over protocol.MAX_FRAME_BYTES itself
+FRAMES_PER_S = 60.0
+FRAMES_BURST = 240
+CONTROL_FRAMES_PER_S = 2.0
+CONTROL_FRAMES_BURST = 20
+PING_INTERVAL_S = 20.0
+PING_TIMEOUT_S = 20.0
 COALESCE_S = 0.05  # repeated ``locale`` messages within this time rebuild the view once
 
 
@@ -68,6 +102,20 @@ class WebLimits(BaseModel):
     failures_burst_address: int = Field(default=FAILURES_BURST_ADDRESS, ge=1)
     lobby_idle_s: float = Field(default=LOBBY_IDLE_S, ge=0)
     game_idle_s: float = Field(default=GAME_IDLE_S, ge=0)
+    bot_matches: int = Field(default=BOT_MATCHES, ge=0)
+    # the transport (harness.web.transport): before a message reaches the app
+    sockets_per_address: int = Field(default=SOCKETS_PER_ADDRESS, ge=1)
+    max_sockets: int | None = Field(default=None, ge=1)  # None: the open-file limit less 128
+    request_head_bytes: int = Field(default=REQUEST_HEAD_BYTES, ge=1024)
+    request_timeout_s: float = Field(default=REQUEST_TIMEOUT_S, gt=0)
+    keep_alive_s: float = Field(default=KEEP_ALIVE_S, gt=0)
+    message_bytes: int = Field(default=MESSAGE_BYTES, ge=1024)
+    frames_per_s: float = Field(default=FRAMES_PER_S, gt=0)
+    frames_burst: int = Field(default=FRAMES_BURST, ge=1)
+    control_frames_per_s: float = Field(default=CONTROL_FRAMES_PER_S, gt=0)
+    control_frames_burst: int = Field(default=CONTROL_FRAMES_BURST, ge=1)
+    ping_interval_s: float = Field(default=PING_INTERVAL_S, gt=0)
+    ping_timeout_s: float = Field(default=PING_TIMEOUT_S, gt=0)
 
 
 class TokenBucket:

@@ -1,5 +1,5 @@
-"""A real web-table server on 127.0.0.1 (uvicorn in a background thread) and a small WebSocket
-client that keeps every frame it receives, for the web tests."""
+"""A real web-table server on 127.0.0.1 (uvicorn as ``bangarena serve`` runs it, in a background
+thread) and a small WebSocket client that keeps every frame it receives, for the web tests."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from harness.records import RunStore
 from harness.web import Registry, WebConfig, create_app
+from harness.web.server import table_server
 
 # websockets >= 14 wants ``legacy=True`` for a connection kept outside a ``with`` block
 _LEGACY = {"legacy": True} if "legacy" in inspect.signature(connect).parameters else {}
@@ -59,14 +60,9 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        cfg = uvicorn.Config(
-            create_app(registry=self.registry),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            lifespan="on",
+        self.server: uvicorn.Server = table_server(
+            create_app(registry=self.registry), config, host="127.0.0.1", port=self.port
         )
-        self.server = uvicorn.Server(cfg)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:
