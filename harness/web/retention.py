@@ -73,11 +73,11 @@ class WebStore(RunStore):
         """Write a finished game (and its people's signals), then trim the folder when it is
         over a limit by more than the slack."""
         with self.lock:
+            kept = self._load()  # the folder as it was (read once)
             self.prepare()
             if signals is not None:
                 _append_line(self.root / SIGNALS_FILE, signals.model_dump_json())
             super().write_game(start, decisions, end, record)
-            kept = self._load()
             kept.append((record.game_id, is_bot_match(record)))
             self._trim(slack=True)
 

@@ -50,6 +50,8 @@ class TableServerConfig(uvicorn.Config):
         log_budget.install()
 
 
-def table_server(app: Any, web: WebConfig, *, host: str, port: int) -> uvicorn.Server:
+def table_server(
+    app: Any, web: WebConfig, *, host: str, port: int, log_level: str = "warning"
+) -> uvicorn.Server:
     """The server of ``app`` (its config ``web``) on ``host:port``, not started."""
-    return uvicorn.Server(TableServerConfig(app, web, host=host, port=port))
+    return uvicorn.Server(TableServerConfig(app, web, host=host, port=port, log_level=log_level))

@@ -86,13 +86,16 @@ class Client:
     asked while :meth:`wait` looks for something else is kept and returned by a later
     :meth:`recv`, so no decision is left unanswered."""
 
-    def __init__(self, url: str, *, origin: str | None = "") -> None:
+    def __init__(self, url: str, *, origin: str | None = "", **connect_kw: Any) -> None:
         """``origin``: the page's origin the handshake names ("": the server's own, as a page
-        served by it would; ``None``: no ``Origin`` header)."""
+        served by it would; ``None``: no ``Origin`` header); ``connect_kw`` go to websockets'
+        ``connect`` (``additional_headers``, ``source_address``...)."""
         if origin == "":
             origin = served_origin(url)
         extra: dict[str, Any] = {"origin": origin} if origin is not None else {}
-        self.ws: ClientConnection = connect(url, open_timeout=5, max_size=2**23, **extra, **_LEGACY)
+        self.ws: ClientConnection = connect(
+            url, open_timeout=5, max_size=2**23, **extra, **connect_kw, **_LEGACY
+        )
         self.frames: list[dict[str, Any]] = []
         self._asks: deque[dict[str, Any]] = deque()
 
