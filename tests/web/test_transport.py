@@ -8,6 +8,7 @@ cost before the limits (figures in the issue)."""
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 import zlib
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ from .serve_process import (
 from .server import Client
 
 TEST_LIMITS = {
-    "request_timeout_s": 3.0,
+    "request_timeout_s": 5.0,
     "keep_alive_s": 1.0,
     "ping_interval_s": 1.0,
     "ping_timeout_s": 1.0,
@@ -83,33 +84,43 @@ def test_a_compression_bomb_is_refused_before_it_inflates(srv: ServerProcess) ->
 
 
 # ------------------------------------------------- 3. sockets that never finish a request
+def first_bytes(s: socket.socket, deadline: float) -> bytes | None:
+    """What the server sends ``s`` before closing it (b"": closed without a word); ``None``
+    when it is still open at ``deadline``."""
+    got = b""
+    with contextlib.suppress(ConnectionResetError):
+        while time.monotonic() < deadline:
+            s.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                chunk = s.recv(4096)
+            except TimeoutError:
+                return None
+            if not chunk:
+                return got
+            got += chunk
+    return got if time.monotonic() < deadline else None
+
+
 def test_sockets_that_never_finish_a_request_are_closed(srv: ServerProcess) -> None:
-    """Idle sockets, half-sent requests and half-sent WebSocket handshakes from one address: past
-    the address's cap a socket is refused at once, the page still loads for others, and every
-    one is closed after the request timeout (here 3 s; the issue: all still open after 40 s)."""
-    cap = TEST_LIMITS["sockets_per_address"]
-    files = srv.open_files_now()
+    """45 sockets from one address — idle, half-sent requests, half-sent WebSocket handshakes:
+    the 5 over the address's cap of 40 are answered 503 at once, the page still loads for
+    others, and the 40 others are closed without a word after the request timeout (here 5 s;
+    the issue: all still open after 40 s)."""
     held = []
-    for k in range(cap):
+    for k in range(TEST_LIMITS["sockets_per_address"] + 5):
         s = raw_socket(srv.port, "127.0.0.2")
         if k % 3 == 1:
             s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no end of headers
         elif k % 3 == 2:
             s.sendall(upgrade_request(srv.port)[:-20])  # a handshake cut short
         held.append(s)
-    deadline = time.monotonic() + 10
-    while srv.open_files_now() < files + cap:  # every one accepted
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    late = [raw_socket(srv.port, "127.0.0.2") for _ in range(5)]
-    for s in late:  # over the address's cap: answered 503 and closed at once
-        assert s.recv(64).startswith(b"HTTP/1.1 503")
-        assert ended(s, 10)
     assert srv.get("/") == 200  # another address is served meanwhile
-    t0 = time.monotonic()
-    assert all(ended(s, 30) for s in held)
-    assert time.monotonic() - t0 < 30
-    for s in held + late:
+    deadline = time.monotonic() + 60  # generous: the request timeout is 5 s
+    answers = [first_bytes(s, deadline) for s in held]
+    assert None not in answers, "a socket is still open"
+    refused = [a for a in answers if a]
+    assert len(refused) == 5 and all(a.startswith(b"HTTP/1.1 503") for a in refused), refused
+    for s in held:
         s.close()
     assert srv.get("/") == 200
 
@@ -259,3 +270,5 @@ def test_the_server_still_answers_a_real_client(srv: ServerProcess) -> None:
     assert c.wait_type("pong")["type"] == "pong"
     c.close()
     assert srv.get("/api/meta") == 200
+    log = srv.log()
+    assert "Traceback" not in log and len(log.splitlines()) <= 10, log
