@@ -188,6 +188,7 @@ class TableWebSocket(WebSocketsSansIOProtocol):
         self.frame_budget = TokenBucket(lim.frames_burst, lim.frames_per_s)
         self.control_budget = TokenBucket(lim.control_frames_burst, lim.control_frames_per_s)
         self._handshake_deadline: asyncio.TimerHandle | None = None
+        self._cut = False  # closed by the transport for a limit: nothing more of it is read
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -205,7 +206,7 @@ class TableWebSocket(WebSocketsSansIOProtocol):
 
     def data_received(self, data: bytes) -> None:
         for i in range(0, len(data), SLICE_BYTES):
-            if self.close_sent or self.transport.is_closing():
+            if self._cut or self.transport.is_closing():
                 return
             super().data_received(data[i : i + SLICE_BYTES])
 
@@ -216,7 +217,7 @@ class TableWebSocket(WebSocketsSansIOProtocol):
                 continue
             if not isinstance(event, Frame):  # pragma: no cover - the parser yields no other
                 continue
-            if self.close_sent:
+            if self._cut:
                 return
             if not self._spend(event.opcode):
                 self._close_for(CloseCode.POLICY_VIOLATION, "too many frames")
@@ -253,11 +254,13 @@ class TableWebSocket(WebSocketsSansIOProtocol):
 
     def _close_for(self, code: CloseCode, reason: str) -> None:
         """Close the connection with ``code`` at once (what else it sent is not read)."""
-        if self.close_sent or self.transport.is_closing():
+        if self._cut or self.transport.is_closing():
             return
-        self.conn.fail(code, reason)
-        self.transport.write(b"".join(self.conn.data_to_send()))
-        self.close_sent = True
+        self._cut = True
+        if not self.close_sent:  # else the app's close frame is out: no second one
+            self.conn.fail(code, reason)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
         self.transport.close()
 
     def _handshake_late(self) -> None:
