@@ -31,8 +31,8 @@ before a message reaches it:
   closed to make room);
 - requests: a request line and headers of at most :attr:`~WebLimits.request_head_bytes` (HTTP 414
   or 431), the whole request within :attr:`~WebLimits.request_timeout_s` of the connection or of
-  the previous response (else the socket is closed), an idle keep-alive connection
-  :attr:`~WebLimits.keep_alive_s`;
+  the previous response (else the socket is closed; so is one whose response the client stops
+  reading for as long), an idle keep-alive connection :attr:`~WebLimits.keep_alive_s`;
 - WebSocket messages: at most :attr:`~WebLimits.message_bytes` (counted after inflating a
   compressed message, and inflating stops there: close code 1009); frames of every kind from a
   bucket of :attr:`~WebLimits.frames_burst` refilled at :attr:`~WebLimits.frames_per_s`, control

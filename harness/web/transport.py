@@ -11,7 +11,9 @@ reaches the app.
   431 (the headers) as soon as they pass it, before the rest is read;
 - a request must arrive whole within ``request_timeout_s`` of the socket's opening or of the
   previous response, else the socket is closed (an idle keep-alive connection after
-  ``keep_alive_s``, uvicorn's own timer).
+  ``keep_alive_s``, uvicorn's own timer);
+- a response the client stops reading (the socket's buffers full) for ``request_timeout_s``:
+  the socket is closed.
 
 :class:`TableWebSocket`, per connection after the upgrade:
 
@@ -81,6 +83,8 @@ class TableHttp(HttpToolsProtocol):
         self._in_head = True  # reading a request line and headers (not a body, not a response)
         self._line_done = False
         self._deadline: asyncio.TimerHandle | None = None
+        self._stall: asyncio.TimerHandle | None = None  # a response the client does not read
+        self._serving: Any = None  # the request being answered (with pipelining, not self.cycle)
         self._refused = False
 
     # --------------------------------------------------------------- the socket
@@ -93,8 +97,24 @@ class TableHttp(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
+        self._reading_again()
         self.state.sockets.release(self.transport)
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall is None:
+            self._stall = self.loop.call_later(self.state.limits.request_timeout_s, self._drop)
+
+    def resume_writing(self) -> None:
+        self._reading_again()
+        super().resume_writing()
+
+    def _reading_again(self) -> None:
+        """The client reads its response again (or is gone): no stall timer."""
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
 
     def data_received(self, data: bytes) -> None:
         while data and self._reading():
@@ -127,6 +147,10 @@ class TableHttp(HttpToolsProtocol):
         if self.timeout_keep_alive_task is not None:  # kept alive: waiting for the next one
             self._wait_for_request()
 
+    def _start_asgi_task(self, cycle: Any, app: Any) -> None:
+        self._serving = cycle
+        super()._start_asgi_task(cycle, app)
+
     def handle_websocket_upgrade(self) -> None:
         self._stop_waiting()
         super().handle_websocket_upgrade()
@@ -148,6 +172,16 @@ class TableHttp(HttpToolsProtocol):
             self._deadline = None
         if self.transport is not None:
             self.state.sockets.busy(self.transport)
+
+    def _drop(self) -> None:
+        """The client has not read its response for the request timeout: every request of the
+        socket is over (nothing more is written) and the socket is dropped."""
+        self._stall = None
+        for cycle in (self._serving, self.cycle, *(c for c, _ in self.pipeline)):
+            if cycle is not None:
+                cycle.disconnected = True
+        self.pipeline.clear()
+        self.transport.abort()
 
     def _late(self) -> None:
         self._deadline = None

@@ -125,6 +125,39 @@ def test_sockets_that_never_finish_a_request_are_closed(srv: ServerProcess) -> N
     assert srv.get("/") == 200
 
 
+def server_end_open(srv: ServerProcess, client: socket.socket) -> bool:
+    """Whether the server's end of ``client``'s connection is still established (the kernel's
+    table, read without reading the connection)."""
+
+    def hexed(addr: tuple[str, int]) -> str:
+        return f"{socket.inet_aton(addr[0])[::-1].hex().upper()}:{addr[1]:04X}"
+
+    ours, theirs = hexed(("127.0.0.1", srv.port)), hexed(client.getsockname())
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, remote, state = line.split()[1:4]
+        if local == ours and remote == theirs:
+            return state == "01"
+    return False
+
+
+def test_a_response_nobody_reads_is_cut_off(srv: ServerProcess) -> None:
+    """200 pipelined requests for the rules library from a socket that never reads: once its
+    buffers are full the server waits the request timeout (5 s) and drops the socket, instead
+    of holding it and the unsent responses for ever."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind(("127.0.0.7", 0))
+    s.connect(("127.0.0.1", srv.port))
+    s.sendall(b"GET /api/library/en HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 200)
+    assert server_end_open(srv, s)
+    deadline = time.monotonic() + 60  # generous: a loaded machine
+    while server_end_open(srv, s):
+        assert time.monotonic() < deadline, "the server still holds the socket"
+        time.sleep(0.2)
+    s.close()
+    assert srv.get("/") == 200
+
+
 def test_a_websocket_that_stops_answering_pings_is_closed(srv: ServerProcess) -> None:
     """A WebSocket whose peer never reads nor answers the server's pings (every 1 s here) is
     closed once a ping goes unanswered for the ping timeout."""
