@@ -11,7 +11,8 @@ The attack mode (:func:`run_attack`) measures what one hostile client costs ever
 spectators of one bots-only game send bursts of ``locale`` messages (each asks for a whole new
 view) once a second, while an unrelated connection (in a process of its own, so the attackers'
 client work does not slow it) sends a ``ping`` every :data:`PING_EVERY_S` and times the ``pong``.  The server keeps its per-connection limits (:mod:`harness.web.limits`); only the
-per-address caps are lifted, as every client of a benchmark comes from 127.0.0.1.
+per-address caps are lifted, as every client of a benchmark comes from 127.0.0.1 (and the load's
+server-wide cap on bot matches).
 """
 
 from __future__ import annotations
@@ -100,31 +101,25 @@ class AttackResult:
 
 
 def _serve(port: int, pause: float, out: str, ready: Any, attack: bool = False) -> None:
-    """The server process: the real app, every speed set to ``pause``; without ``attack`` no
-    per-client limit gets in the load's way."""
-    import uvicorn
-
+    """The server process: the real app under the server of ``bangarena serve``, every speed set
+    to ``pause``; without ``attack`` no per-client limit gets in the load's way."""
     from harness.web import Registry, WebConfig, create_app
     from harness.web.limits import WebLimits
+    from harness.web.server import table_server
 
-    # every client of the benchmark comes from 127.0.0.1: no per-address room or connection cap
+    # every client of the benchmark comes from 127.0.0.1: no per-address room, connection or
+    # socket cap; the load's tables are bot matches: no server-wide cap on them
     unbounded = 1 << 30
     lifted: dict[str, Any] = {"rooms_per_address": unbounded, "connections_per_address": unbounded,
-                              "seats_per_address": unbounded}  # fmt: skip
+                              "seats_per_address": unbounded, "sockets_per_address": unbounded,
+                              "bot_matches": unbounded}  # fmt: skip
     if not attack:  # spectators start a new game as soon as one ends, with pause 0 many a second
         lifted |= {"rooms_per_connection": unbounded, "rebuilds_burst": unbounded}
     limits = WebLimits(**lifted)
     config = WebConfig(name="bench", output=out, limits=limits)
     registry = Registry(config, pauses={"slow": pause, "normal": pause, "fast": pause})
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(registry=registry),
-            host="127.0.0.1",
-            port=port,
-            log_level="error",
-            ws_max_size=1 << 20,
-        )  # fmt: skip
-    )
+    server = table_server(create_app(registry=registry), config, host="127.0.0.1", port=port,
+                          log_level="error")  # fmt: skip
 
     async def main() -> None:
         task = asyncio.create_task(server.serve())

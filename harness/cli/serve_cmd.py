@@ -1,5 +1,5 @@
-"""``bangarena serve [--host] [--port] [--config FILE] [--allow-origin O] [--allow-host H]`` — the
-web table (FastAPI + uvicorn)."""
+"""``bangarena serve [--host] [--port] [--config FILE] [--allow-origin O] [--allow-host H]
+[--forwarded-allow-ips IPS]`` — the web table (FastAPI + uvicorn, :mod:`harness.web.server`)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ def register(sub: Any) -> None:
         "Model seats always run under a spending cap (the config's `spending`, else a default "
         "printed at start). WebSockets are accepted only from the page this server serves, "
         "and requests only for the address it listens on, IP addresses and localhost, plus "
-        "the --allow-origin and --allow-host lists (behind a reverse proxy, name its public "
-        "origin and host there).",
+        "the --allow-origin and --allow-host lists. Behind a reverse proxy, name its public "
+        "origin and host there and its own address in --forwarded-allow-ips, so that the "
+        "per-address limits count the clients it forwards. Every limit is a field of the "
+        "config's `limits` (README, Web table limits).",
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on")
     p.add_argument("--port", type=port, default=8000, help="TCP port")
@@ -50,6 +52,15 @@ def register(sub: Any) -> None:
         help="another name this server answers to (a Host header); repeatable, added to the "
         "config's allow_hosts (default: the --host address, IP addresses and localhost)",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        action="append",
+        default=[],
+        metavar="IPS",
+        help="addresses or networks of reverse proxies whose X-Forwarded-For names the client "
+        "(comma-separated, repeatable; added to the config's forwarded_allow_ips; default: "
+        "none, every client is its socket's address)",
+    )
     p.set_defaults(func=run)
 
 
@@ -70,10 +81,13 @@ def run(args: argparse.Namespace) -> int:
     from harness.league.preflight import PreflightError
     from harness.web import Registry, create_app, load_web_config
     from harness.web.config import with_allowed
+    from harness.web.proxies import split_entries
+    from harness.web.server import table_server
     from harness.web.spending import caps_line, check_prices, server_caps
 
     try:
-        config = with_allowed(load_web_config(args.config), args.allow_origin, args.allow_host)
+        config = with_allowed(load_web_config(args.config), args.allow_origin, args.allow_host,
+                              split_entries(args.forwarded_allow_ips))  # fmt: skip
     except ConfigError as e:
         raise CliError(str(e)) from None
     _check_bind(args.host, args.port)
@@ -84,12 +98,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     except PreflightError as e:
         raise CliError(str(e).removeprefix("preflight: ")) from None
-    import uvicorn
-
     models = ", ".join(config.model_players()) or "none"
     print(f"BangArena table on http://{args.host}:{args.port}/  (model seats: {models}; "
           f"games are written to {config.run_dir})", flush=True)  # fmt: skip
     print(caps_line(config, server_caps(config)), flush=True)
+    if config.forwarded_allow_ips:
+        print("X-Forwarded-For is believed from " + ", ".join(config.forwarded_allow_ips),
+              flush=True)  # fmt: skip
     app = create_app(config, listen_host=args.host)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    table_server(app, config, host=args.host, port=args.port).run()
     return 0

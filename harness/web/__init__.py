@@ -1,6 +1,7 @@
 """The web table: people, rule bots and model seats at one table in the browser.
 
-:func:`create_app` builds the FastAPI application (``bangarena serve`` runs it with uvicorn).
+:func:`create_app` builds the FastAPI application; ``bangarena serve`` runs it under
+:func:`harness.web.server.table_server` (uvicorn with the table's own protocols).
 """
 
 from .app import create_app

@@ -8,7 +8,9 @@ that connection only; pushes are frames of :mod:`.frames` and room updates.
 
 Every request passes :mod:`.origins` (``Host``, and a WebSocket's ``Origin``) and gets the headers
 of :mod:`.headers`; each connection's messages are handled one at a time within the budgets of
-:mod:`.limits`, letting the other connections run after each one.
+:mod:`.limits`, letting the other connections run after each one.  Below the app, the server of
+:mod:`.server` bounds sockets, requests, frames and message sizes before they reach it
+(:mod:`.transport`).
 """
 
 from __future__ import annotations
@@ -250,6 +252,7 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
             room = reg.get(m.code)
             room.watch(conn)
         else:
+            reg.check_bot_match()
             room = reg.create(m.settings, conn)
             room.watch(conn)
             _joined(conn, room, None)

@@ -21,6 +21,8 @@ run); ``spending`` caps its totals for the whole server, across restarts with th
     allow_origins: ["https://table.example.org"]   # pages besides the served one
     allow_hosts: ["table.example.org"]             # Host names besides the listen address
     limits: {rooms_per_address: 10, lobby_idle_s: 60}   # harness.web.limits.WebLimits
+    forwarded_allow_ips: ["10.0.0.5"]   # reverse proxies whose X-Forwarded-For is believed
+    records: {keep_games: 10000, keep_bot_matches: 100}  # harness.web.retention
 
 Model seats always run under a spending cap: without ``spending`` the server applies
 :func:`harness.web.spending.server_caps`' default and says so at start.
@@ -28,6 +30,7 @@ Model seats always run under a spending cap: without ``spending`` the server app
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,8 @@ from harness.paths import RESULTS_DIR
 
 from .limits import WebLimits
 from .origins import normal_origin
+from .proxies import proxy_network
+from .retention import RecordRetention
 
 __all__ = ["ConfigError", "WebConfig", "load_web_config"]
 
@@ -66,6 +71,8 @@ class WebConfig(BaseModel):
     allow_origins: list[str] = Field(default_factory=list)
     allow_hosts: list[str] = Field(default_factory=list)
     limits: WebLimits = Field(default_factory=WebLimits)
+    forwarded_allow_ips: list[str] = Field(default_factory=list)
+    records: RecordRetention = Field(default_factory=RecordRetention)
 
     _unique_names = field_validator("players")(unique_player_names)
 
@@ -84,6 +91,11 @@ class WebConfig(BaseModel):
             if not h or any(c in h for c in "/ @?#"):
                 raise ValueError(f"{h[:80]!r} is not a host name like table.example.org")
         return v
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _proxies(cls, v: list[str]) -> list[str]:
+        return [str(proxy_network(p)) for p in v]  # ValueError: one line
 
     @property
     def run_dir(self) -> Path:
@@ -120,15 +132,19 @@ def parse_web_config(data: Any, source: str = "config") -> WebConfig:
     return parse_settings(WebConfig, {} if data is None else data, source)
 
 
-def with_allowed(config: WebConfig, origins: list[str], hosts: list[str]) -> WebConfig:
-    """``config`` with more allowed origins and hosts (``serve --allow-origin/--allow-host``),
-    checked like the config's own (:class:`ConfigError`, one line)."""
-    if not origins and not hosts:
+def with_allowed(
+    config: WebConfig, origins: list[str], hosts: list[str], proxies: Sequence[str] = ()
+) -> WebConfig:
+    """``config`` with more allowed origins and hosts and named proxies (``serve
+    --allow-origin/--allow-host/--forwarded-allow-ips``), checked like the config's own
+    (:class:`ConfigError`, one line)."""
+    if not origins and not hosts and not proxies:
         return config
     data = config.model_dump()
     data["allow_origins"] = [*config.allow_origins, *origins]
     data["allow_hosts"] = [*config.allow_hosts, *hosts]
-    return parse_web_config(data, "--allow-origin/--allow-host")
+    data["forwarded_allow_ips"] = [*config.forwarded_allow_ips, *proxies]
+    return parse_web_config(data, "--allow-origin/--allow-host/--forwarded-allow-ips")
 
 
 def load_web_config(path: str | Path | None) -> WebConfig:

@@ -25,11 +25,32 @@ a reverse proxy every client shares the proxy's address):
   :attr:`~WebLimits.lobby_idle_s`, a game in progress after :attr:`~WebLimits.game_idle_s`, a
   table of bots only as soon as nobody watches it; and a lobby closes
   :attr:`~WebLimits.lobby_max_s` after it became one (created, or its game ended), whoever is
-  connected to it.
+  connected to it;
+- bot matches (a table of bots only, watched): at most :attr:`~WebLimits.bot_matches` playing at
+  once on the whole server.
 
 So a hundred addresses cannot hold every room (each gets a smaller share as the rooms run out:
 they hold about two thirds), lobbies stop short of the reserve, and a visitor from a new address
 can still play against bots.
+
+Below the app, the transport (:mod:`.transport`, :mod:`.sockets`) holds what a client can spend
+before a message reaches it:
+
+- open sockets: :attr:`~WebLimits.sockets_per_address` per address (the socket's own peer, a
+  named proxy excepted), :attr:`~WebLimits.max_sockets` in all (by default the open-file limit
+  less :data:`RESERVED_FILES`; when it is reached the socket waiting longest for a request is
+  closed to make room);
+- requests: a request line and headers of at most :attr:`~WebLimits.request_head_bytes` (HTTP 414
+  or 431), the whole request within :attr:`~WebLimits.request_timeout_s` of the connection or of
+  the previous response (else the socket is closed; so is one whose response the client stops
+  reading for as long), an idle keep-alive connection :attr:`~WebLimits.keep_alive_s`;
+- WebSocket messages: at most :attr:`~WebLimits.message_bytes` (counted after inflating a
+  compressed message, and inflating stops there: close code 1009); frames of every kind from a
+  bucket of :attr:`~WebLimits.frames_burst` refilled at :attr:`~WebLimits.frames_per_s`, control
+  frames (ping, pong) also from one of :attr:`~WebLimits.control_frames_burst` refilled at
+  :attr:`~WebLimits.control_frames_per_s` (past either the connection is closed, code 1008); a
+  server ping every :attr:`~WebLimits.ping_interval_s`, unanswered for
+  :attr:`~WebLimits.ping_timeout_s`, closes the connection.
 """
 
 from __future__ import annotations
@@ -61,6 +82,19 @@ GAME_IDLE_S = 180.0
 LOBBY_MAX_S = 1800.0
 PLAY_RESERVE = 0.1
 IPV6_PREFIX = 64  # the per-address limits count an IPv6 address by its /64 network
+BOT_MATCHES = 20
+SOCKETS_PER_ADDRESS = 128
+RESERVED_FILES = 128  # open files kept for everything but client sockets (max_sockets: auto)
+REQUEST_HEAD_BYTES = 16 * 1024
+REQUEST_TIMEOUT_S = 10.0
+KEEP_ALIVE_S = 5.0
+MESSAGE_BYTES = 64 * 1024  # the app answers a message over protocol.MAX_FRAME_BYTES itself
+FRAMES_PER_S = 60.0
+FRAMES_BURST = 240
+CONTROL_FRAMES_PER_S = 2.0
+CONTROL_FRAMES_BURST = 20
+PING_INTERVAL_S = 20.0
+PING_TIMEOUT_S = 20.0
 COALESCE_S = 0.05  # repeated ``locale`` messages within this time rebuild the view once
 
 
@@ -86,6 +120,20 @@ class WebLimits(BaseModel):
     game_idle_s: float = Field(default=GAME_IDLE_S, ge=0)
     lobby_max_s: float = Field(default=LOBBY_MAX_S, gt=0)
     play_reserve: float = Field(default=PLAY_RESERVE, ge=0, lt=1)
+    bot_matches: int = Field(default=BOT_MATCHES, ge=0)
+    # the transport (harness.web.transport): before a message reaches the app
+    sockets_per_address: int = Field(default=SOCKETS_PER_ADDRESS, ge=1)
+    max_sockets: int | None = Field(default=None, ge=1)  # None: the open-file limit less 128
+    request_head_bytes: int = Field(default=REQUEST_HEAD_BYTES, ge=1024)
+    request_timeout_s: float = Field(default=REQUEST_TIMEOUT_S, gt=0)
+    keep_alive_s: float = Field(default=KEEP_ALIVE_S, gt=0)
+    message_bytes: int = Field(default=MESSAGE_BYTES, ge=1024)
+    frames_per_s: float = Field(default=FRAMES_PER_S, gt=0)
+    frames_burst: int = Field(default=FRAMES_BURST, ge=1)
+    control_frames_per_s: float = Field(default=CONTROL_FRAMES_PER_S, gt=0)
+    control_frames_burst: int = Field(default=CONTROL_FRAMES_BURST, ge=1)
+    ping_interval_s: float = Field(default=PING_INTERVAL_S, gt=0)
+    ping_timeout_s: float = Field(default=PING_TIMEOUT_S, gt=0)
 
     @property
     def lobby_rooms(self) -> int:

@@ -5,7 +5,8 @@ The game's file and its ``games.jsonl`` line come from :class:`~harness.records.
 are players of kind ``human`` (named as at the table) and their decision lines carry their
 latency; rule bots are the player ``bot``; model seats the configured player.  A seat handed to
 the bot (autopilot) keeps its player, and the bot's moves are recorded as fallbacks of kind
-``autopilot``.  The table signals of each game are one line of ``signals.jsonl``.
+``autopilot``.  The table signals of each game are one line of ``signals.jsonl``.  The folder
+keeps the config's ``records`` limits (:mod:`.retention`).
 """
 
 from __future__ import annotations
@@ -13,17 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from harness.league.game_play import end_records, seat_outcome
-from harness.records import GameRecord, GameStart, RunStore
+from harness.records import GameRecord, GameStart
 from harness.records.models import SeatPlayer
 from harness.records.signals import SIGNALS_FILE, GameSignals, read_signals
-from harness.records.store import _append_line
 
 from .match import Match
+from .retention import WebStore
 
 __all__ = ["SIGNALS_FILE", "GameSignals", "read_signals", "write_match"]
 
 
-def write_match(store: RunStore, run: str, match: Match, duration_s: float) -> GameRecord:
+def write_match(store: WebStore, run: str, match: Match, duration_s: float) -> GameRecord:
     """Write ``match`` (finished) to ``store``; returns its ``games.jsonl`` record."""
     game, entries = match.game, match.entries
     assert game.winning_side is not None and match.result is not None
@@ -43,9 +44,8 @@ def write_match(store: RunStore, run: str, match: Match, duration_s: float) -> G
         for i, e in enumerate(entries)
     ]
     end, record = end_records(ident, game, len(match.decisions), outcomes, duration_s)
-    store.prepare()
+    signals = None
     if match.signals.records:
-        line = GameSignals(game_id=match.game_id, signals=match.signals.records)
-        _append_line(store.root / SIGNALS_FILE, line.model_dump_json())
-    store.write_game(start, match.decisions, end, record)
+        signals = GameSignals(game_id=match.game_id, signals=match.signals.records)
+    store.write_game(start, match.decisions, end, record, signals)
     return record

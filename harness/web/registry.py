@@ -16,13 +16,13 @@ from typing import Any
 
 from harness.agents.base import Agent
 from harness.engine import Game
-from harness.records import RunStore
 
 from .config import WebConfig
 from .connection import Connection
 from .limits import Addresses, room_share
 from .protocol import TableSettings
 from .rebuilds import Rebuilds
+from .retention import WebStore
 from .rooms import Room, RoomError
 from .spending import NOTICE_CODE, SpendingGuard, server_caps
 
@@ -56,7 +56,7 @@ class Registry:
         self.addresses = Addresses(self.limits)
         self.rebuilds = Rebuilds()
         self.host_grace = host_grace
-        self.store = RunStore(self.config.run_dir)
+        self.store = WebStore(self.config.run_dir, self.config.records)
         self.rooms: dict[str, Room] = {}
         self._seed = seed or (lambda: secrets.randbelow(2**31))
         self._model_seats: Any = None
@@ -114,6 +114,13 @@ class Registry:
         """Forget a room nobody ever entered."""
         self.rooms.pop(room.code, None)
         room.closed = True
+
+    def check_bot_match(self) -> None:
+        """Refuse another bot match while the server plays its limit of them."""
+        playing = sum(1 for r in self.rooms.values() if r.playing and not r.has_people)
+        if playing >= self.limits.bot_matches:
+            raise RoomError("busy", f"the server is showing {self.limits.bot_matches} bot "
+                            "matches already: try again in a few minutes")  # fmt: skip
 
     def check_seats(self, address: str) -> None:
         """Refuse another person's seat for ``address`` when it holds its limit already."""
@@ -220,6 +227,7 @@ class Registry:
 
     # ---------------------------------------------------------- housekeeping
     async def start(self) -> None:
+        await asyncio.to_thread(self.store.trim)  # a lowered ``records`` limit applies at once
         try:
             await asyncio.to_thread(self.check_models)
             if self.config.model_players():

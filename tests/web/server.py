@@ -1,5 +1,5 @@
-"""A real web-table server on 127.0.0.1 (uvicorn in a background thread) and a small WebSocket
-client that keeps every frame it receives, for the web tests."""
+"""A real web-table server on 127.0.0.1 (uvicorn as ``bangarena serve`` runs it, in a background
+thread) and a small WebSocket client that keeps every frame it receives, for the web tests."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from harness.records import RunStore
 from harness.web import Registry, WebConfig, create_app
+from harness.web.server import table_server
 
 # websockets >= 14 wants ``legacy=True`` for a connection kept outside a ``with`` block
 _LEGACY = {"legacy": True} if "legacy" in inspect.signature(connect).parameters else {}
@@ -62,14 +63,9 @@ class LiveServer:
         where = f"[{host}]" if ":" in host else host
         self.url = f"http://{where}:{self.port}"
         self.ws_url = f"ws://{where}:{self.port}/ws"
-        cfg = uvicorn.Config(
-            create_app(registry=self.registry),
-            host=host,
-            port=self.port,
-            log_level="warning",
-            lifespan="on",
+        self.server: uvicorn.Server = table_server(
+            create_app(registry=self.registry), config, host=host, port=self.port
         )
-        self.server = uvicorn.Server(cfg)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:
@@ -93,13 +89,16 @@ class Client:
     asked while :meth:`wait` looks for something else is kept and returned by a later
     :meth:`recv`, so no decision is left unanswered."""
 
-    def __init__(self, url: str, *, origin: str | None = "") -> None:
+    def __init__(self, url: str, *, origin: str | None = "", **connect_kw: Any) -> None:
         """``origin``: the page's origin the handshake names ("": the server's own, as a page
-        served by it would; ``None``: no ``Origin`` header)."""
+        served by it would; ``None``: no ``Origin`` header); ``connect_kw`` go to websockets'
+        ``connect`` (``additional_headers``, ``source_address``...)."""
         if origin == "":
             origin = served_origin(url)
         extra: dict[str, Any] = {"origin": origin} if origin is not None else {}
-        self.ws: ClientConnection = connect(url, open_timeout=5, max_size=2**23, **extra, **_LEGACY)
+        self.ws: ClientConnection = connect(
+            url, open_timeout=5, max_size=2**23, **extra, **connect_kw, **_LEGACY
+        )
         self.frames: list[dict[str, Any]] = []
         self._asks: deque[dict[str, Any]] = deque()
 
