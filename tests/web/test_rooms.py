@@ -118,7 +118,9 @@ def test_a_vanished_person_gets_the_simplest_move_after_the_grace(
     """RULES.md §3 "Decisions and time", Ruling R-5: a disconnected person's decision gets 8 s
     (shortened here), then the simplest move is made."""
     monkeypatch.setattr(web_seats, "DISCONNECTED_SECONDS", 0.05)
-    with LiveServer(tmp_path) as srv:
+    # a fixed deal, so the person's seat lives to make real choices (some deals shoot it down
+    # before its first one)
+    with LiveServer(tmp_path, seed=lambda: 3) as srv:
         (a,) = start_room(srv.ws_url, seats=4)
         a.wait(lambda f: f["type"] == "view" and f["ask"])
         a.close()
