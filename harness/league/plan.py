@@ -128,14 +128,18 @@ class Source:
     pilot_paired: bool | None = None  # the pilot replayed deals (None: no pilot spread)
 
 
-def pilot_source(run_dir: str | Path) -> Source:
-    """The spreads and model usage of a finished run (luck computed when missing); a run too
-    small for any spread gives the bench's spreads with its own usage."""
+def pilot_source(run_dir: str | Path, luck: bool = True) -> Source:
+    """The spreads and model usage of a finished run (luck computed when missing; without
+    ``luck`` the luck-adjusted spread is the raw one, and the source says so); a run too small
+    for any spread gives the bench's spreads with its own usage."""
     data = load_run(run_dir)
     seats = data.seats
     if seats.empty:
         raise PlanError(f"{run_dir}: no game with a result to measure")
-    df = with_luck(str(data.run_dir), seats)
+    if luck:
+        df = with_luck(str(data.run_dir), seats)
+    else:
+        df = seats.assign(adjusted=seats["won"].astype(float))
     base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
     df = df.merge(base, on=["seats", "mode", "role"], how="left")
     df = df.merge(data.games[["game_id", "seed"]], on="game_id")
@@ -147,6 +151,8 @@ def pilot_source(run_dir: str | Path) -> Source:
     deals = int(df.groupby(DEAL).ngroups)
     paired = bool((df.groupby(DEAL)["game_id"].nunique() > 1).any())
     text = f"pilot run {data.name} ({count(games, 'game')} in {count(deals, 'deal')}, {len(seats)} seat-games)"
+    if not luck:
+        text += "; luck not computed: the luck-adjusted spread is the raw one"
     spreads = _deal_spreads(df)
     if not spreads:
         bench = bench_source()

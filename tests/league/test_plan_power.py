@@ -15,7 +15,6 @@ import pandas as pd
 import pytest
 import yaml
 
-from harness.league import plan as plan_module
 from harness.league.config import parse_config
 from harness.league.luck_report import ROLE_ADJUSTED
 from harness.league.plan import ScheduleCounts, games_per_table, make_plan, pilot_source
@@ -50,12 +49,7 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     df = df.merge(base_rates(df)[["seats", "mode", "role", "base_rate"]],
                   on=["seats", "mode", "role"])  # fmt: skip
 
-    def no_luck(_run: str, seats: pd.DataFrame) -> pd.DataFrame:
-        return seats.assign(adjusted=seats["won"].astype(float))
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(plan_module, "with_luck", no_luck)
-        source = pilot_source(run)
+    source = pilot_source(run, luck=False)
     config = parse_config(yaml.safe_load(POOL))
     plan = make_plan(config, DELTA, 0.05, 0.8, source, default_calls=0.0)
     return {"rows": df, "plan": plan, "config": config}
