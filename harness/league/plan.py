@@ -483,7 +483,10 @@ def make_plan(
             "run (--from) measures its own spread"
         )
     if source.kind == "bench":
-        notes.append("bot figures: a model's spread may differ; a pilot run measures it")
+        notes.append(
+            "bot figures of one seat per deal: a model's spread, and the correlation of a "
+            "player's seats within a deal, may differ; a pilot run measures them"
+        )
     if source.pilot_paired is False and config.paired:
         notes.append(
             "the pilot played each deal once and this config is paired: its spread is "
