@@ -13,6 +13,7 @@ from . import (
     deadlines_bench_cmd,
     league_bench_cmd,
     llm_bench_cmd,
+    plan_bench_cmd,
     quiz_cmd,
     report_bench_cmd,
     serve_bench_cmd,
@@ -58,6 +59,7 @@ def register(sub: Any) -> None:
     speed_bench_cmd.register_bench(bsub)
     analysis_bench_cmd.register_bench(bsub)
     variance_bench_cmd.register_bench(bsub)
+    plan_bench_cmd.register_bench(bsub)
     serve_bench_cmd.register_bench(bsub)
     quiz_cmd.register_bench(bsub)
 

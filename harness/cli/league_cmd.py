@@ -16,6 +16,7 @@ from harness.league.config import ConfigError, LeagueConfig, load_config
 from harness.league.executors import EXECUTORS
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
+from harness.league.schedule import deals_and_seatings, skips_rotations
 from harness.views.plural import count
 
 from . import league_report_cmd
@@ -116,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) → {run_dir}"
     )
+    skipped = (
+        " (rotations that repeat a seating are skipped)"
+        if skips_rotations(config, runner.schedule)
+        else ""
+    )
+    print(f"  deals × seatings: {deals_and_seatings(runner.schedule)}{skipped}")
     try:
         _run_with_progress(runner, not args.no_progress, args.progress_interval)
     except LeagueInterrupted as e:  # SIGINT / SIGTERM: one line, how to resume, 130 / 143

@@ -79,14 +79,26 @@ def _num(x: float | None, fmt: str = ",.0f") -> str:
     return "–" if x is None else format(x, fmt)
 
 
+def _per_game(c: Any, games: int) -> str:
+    """A model player's calls, tokens and dollars per game of the planned league."""
+    g = max(games, 1)
+    output = None if c.output_tokens is None else c.output_tokens / g
+    tokens = (
+        "tokens not estimated"
+        if c.input_tokens is None
+        else f"{c.input_tokens / g:,.0f} input tokens, {_num(output)} output tokens"
+    )
+    usd = "" if c.usd is None or c.input_tokens is None else f", ${c.usd / g:,.4f}"
+    return f"{c.calls / g:,.1f} calls, {tokens}{usd}"
+
+
 def _print(plan: Any) -> None:
     formula = (
         "n = (z₁₋α/₂ + z_power)² · σ_d² / δ² paired deals (σ_d: SD of a per-deal difference)"
         if plan.paired_formula
-        else "n = 2 · (z₁₋α/₂ + z_power)² · σ² / δ² seat-games per player (unpaired)"
+        else "n = 2 · (z₁₋α/₂ + z_power)² · σ² / δ² seat-games per player (σ: the spread per "
+        "seat-game of a difference of two players, clustered by deal)"
     )
-    if not plan.paired_formula and any(r.paired for r in plan.roles):
-        formula += "; rows marked paired: n = (z₁₋α/₂ + z_power)² · σ_d² / δ² paired deals"
     print(
         f"plan for {plan.config}: detect δ = {plan.detect:g} in a role, two-sided α = "
         f"{plan.alpha:g}, power {plan.power:g}; {formula}"
@@ -109,7 +121,9 @@ def _print(plan: Any) -> None:
         f"({plan.games_per_table_raw:,} / {plan.games_per_table_adjusted:,} games per table × "
         f"{plan.cells} tables; players: {', '.join(plan.players)})"
     )
-    for label, costs in (("raw", plan.costs_raw), ("luck-adjusted", plan.costs_adjusted)):
+    plans = (("raw", plan.costs_raw, plan.games_raw),
+             ("luck-adjusted", plan.costs_adjusted, plan.games_adjusted))  # fmt: skip
+    for label, costs, games in plans:
         for c in costs:
             usd = "price unknown" if c.usd is None else f"${c.usd:,.2f}"
             if c.input_tokens is None:
@@ -122,6 +136,7 @@ def _print(plan: Any) -> None:
                 f"({_num(c.cached_input_tokens)} cached), {_num(c.output_tokens)} output "
                 f"tokens, {usd}"
             )
+            print(f"    per game of the plan: {_per_game(c, games)}")
             print(f"    usage from: {c.source}")
     for n in plan.notes:
         print(f"  note: {n}")

@@ -30,6 +30,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
+from harness.records.copies import Copy, copies_note
 
 from .config import SEATED_KINDS
 from .model_calls import ModelCounts, count_model_calls
@@ -74,6 +75,7 @@ class RunFlags:
     games: int = 0
     void_games: int = 0
     notes: list[str] = field(default_factory=list)  # worth saying, not a flag
+    copies: int = 0  # games left out as copies of another game (harness.records.copies)
 
     def __bool__(self) -> bool:
         return bool(self.flags)
@@ -233,9 +235,11 @@ def run_flags(
     games: Iterable[GameRecord],
     counts: Mapping[str, ModelCounts],
     config: Mapping[str, Any] | None,
+    copies: Sequence[Copy] = (),
 ) -> RunFlags:
-    """Every flag of a run from its finished games (void ones included), the model counts of
-    :func:`~harness.league.model_calls.count_model_calls` and its ``config.json``."""
+    """Every flag of a run from its finished games (void ones included, each copy counted
+    once), the model counts of :func:`~harness.league.model_calls.count_model_calls`, its
+    ``config.json`` and the ``copies`` left out (their note last)."""
     games = list(games)
     max_fallback, max_void = thresholds(config)
     out = RunFlags(max_fallback_rate=max_fallback, max_void_share=max_void, games=len(games))
@@ -248,10 +252,14 @@ def run_flags(
         if note is not None:
             out.notes.append(note)
     out.flags += block_flags(games, config)
+    out.copies = len(copies)
+    if (note := copies_note(copies, len(games))) is not None:
+        out.notes.append(note)
     return out
 
 
 def check_run(run_dir: str | Path) -> RunFlags:
     """The flags of the run in ``run_dir`` from its files (no finished game: no flag)."""
-    games = RunStore(Path(run_dir)).games()
-    return run_flags(games, count_model_calls(run_dir, games), run_config(run_dir))
+    read = RunStore(Path(run_dir)).distinct()
+    counts = count_model_calls(run_dir, read.games)
+    return run_flags(read.games, counts, run_config(run_dir), read.copies)

@@ -7,31 +7,35 @@ two-sided test at level ``α`` detects a true difference ``δ`` with probability
 
     n = 2 · (z₁₋α/₂ + z_power)² · σ² / δ²     seat-games per player and role (unpaired)
 
-(normal approximation to the difference of two means).  With the variance bench's figures the
+(normal approximation to the difference of two means, ``Var(D̂) = 2σ²/n``).  Seat-games are not
+independent — seats of one deal are correlated — so ``σ`` is the *effective* spread per
+seat-game measured with the deal as the cluster (below).  With the variance bench's figures the
 spread is that of the per-deal *difference* ``σ_d`` of two agents playing the same deals at the
 same seat (paired, duplicate deals), and ``n = (z₁₋α/₂ + z_power)² · σ_d² / δ²`` deals — the same
-formula with ``σ² = σ_d² / 2``.  A paired schedule's positive correlation only lowers the variance
-of a difference, so the unpaired figure from a pilot is conservative for paired leagues.
+formula with ``σ² = σ_d² / 2``.
 
-**Where the spread comes from.**  ``--from RUN``: per role, the pooled within-player SD of the
-pilot's seat-game results and of their luck-adjusted scores (computed and stored beside the run
-when missing, as ``league report --luck`` does): deviations from each player's own mean in that
-role, ``N − P`` degrees of freedom, so differences between the pilot's players do not count as
-noise.  The role-adjusted row uses the result minus the role's base rate at that table size and
-mode.  A role with no degree of freedom, or in which every player always won or always lost
-(no spread seen), takes the SD over all the pilot's seats, and says so.  Without a pilot: the variance bench's figures
-(``analysis/data/variance_bench.json``), measured on rule bots — one SD for every role.
+**Where the spread comes from.**  ``--from RUN``: per role, the spread of a comparison of two
+players clustered by deal (:mod:`.plan_spread`: every game sharing a deal seed is one cluster),
+of the pilot's seat-game results and of their luck-adjusted scores (computed and stored beside the
+run when missing, as ``league report --luck`` does), averaged over the pilot's pairs of players.
+It is the SD per seat-game that, in the unpaired formula, gives the clustered variance of the
+difference of the two players' means — so a paired pilot's pairing and the correlation of a
+player's seats within a deal are both in it, and with a paired schedule the planned deals are
+``(z₁₋α/₂ + z_power)² · σ_d² / δ²`` for the per-deal difference ``σ_d``.  The role-adjusted row
+uses the result minus the role's base rate at that table size and mode.  A role with too few
+deals (no pair of players in two deals of it) or no spread seen (every player always won or
+always lost) takes the spread over all the pilot's seats, and says so.  A pilot too small for any
+spread (a single deal), or no pilot: the variance bench's figures
+(``analysis/data/variance_bench.json``), measured on rule bots — one SD for every role; a pilot's
+model usage still gives the costs.  The spread is of the pilot's design: a pilot that played each
+deal once is conservative for a paired league, and a paired pilot is not for an unpaired one
+(the plan says so).
 
-**From seat-games to games.**  The config's schedule (seat counts, modes, rotation, players) is
-built for ``games_per_table = g``; a player at a seat of a ``k``-seat table in ``mode`` holds role
-``r`` with probability ``composition(k, mode)[r] / k`` (roles are dealt at random).  The plan is
-the smallest ``g`` at which *every* player's expected seat-games reach ``n`` in every role the
-schedule deals (and, for the role-adjusted row, over all its seats).
-
-**Paired pilots.**  When the config is paired and the pilot replayed deals (a deal-seat played
-more than once), a role's spread is the SD of a per-deal difference measured on the pilot
-(:mod:`.plan_paired`) and the paired formula applies; roles without such deals keep the unpaired
-spread, and the plan says so.
+**From seat-games to games.**  The config's schedule (seat counts, modes, distinct seatings,
+players) is built for ``games_per_table = g``; a player at a seat of a ``k``-seat table in
+``mode`` holds role ``r`` with probability ``composition(k, mode)[r] / k`` (roles are dealt at
+random).  The plan is the smallest ``g`` at which *every* player's expected seat-games reach ``n``
+in every role the schedule deals (and, for the role-adjusted row, over all its seats).
 
 **Cost.**  Model calls per model seat per game and tokens per call come from the pilot's model
 seats (the same ``provider/model`` when it played, else all its model seats).  Without model seats
@@ -57,12 +61,13 @@ import numpy as np
 import pandas as pd
 
 from harness.engine.roles import composition
+from harness.views.plural import count
 
 from .config import LeagueConfig, PlayerConfig
 from .luck_report import ROLE_ADJUSTED, with_luck
-from .plan_paired import paired_sd
+from .plan_spread import DEAL, deal_spread
 from .schedule import build_schedule
-from .stats import ROLE_ORDER, base_rates, load_run
+from .stats import ROLE_ORDER, RunData, base_rates, load_run
 
 BENCH_FILE = "variance_bench.json"
 DEFAULT_PLAYOUTS = 12  # rule-bot games per table for the default decisions per seat
@@ -85,8 +90,9 @@ def seat_games_needed(sd: float, delta: float, alpha: float, power: float) -> fl
 
 @dataclass(frozen=True)
 class Spread:
-    """The SD of one seat-game's score in ``role``, raw and luck-adjusted (``paired``: the SD of
-    a paired per-deal difference, the bench's figure)."""
+    """The spread per seat-game of a score in ``role``, raw and luck-adjusted, clustered by deal
+    (:mod:`.plan_spread`); ``paired``: the SD of a paired per-deal difference at one seat, the
+    bench's figure."""
 
     role: str
     sd_raw: float
@@ -119,49 +125,71 @@ class Source:
     text: str
     spreads: dict[str, Spread]
     usage: dict[str, Usage] = field(default_factory=dict)  # by provider/model label; "" = any
-    # a paired pilot: the SD of a per-deal difference by role (harness.league.plan_paired)
-    paired: dict[str, Spread] = field(default_factory=dict)
+    pilot_paired: bool | None = None  # the pilot replayed deals (None: no pilot spread)
 
 
-def _sd(x: pd.Series, players: pd.Series) -> float:
-    """The pooled within-player SD of ``x``: deviations from each player's own mean, ``N − P``
-    degrees of freedom (NaN when there are none) — the spread of one player's score, without
-    the differences between players."""
-    resid = x - x.groupby(players.to_numpy()).transform("mean")
-    dof = len(x) - players.nunique()
-    return math.sqrt(float((resid**2).sum()) / dof) if dof > 0 else math.nan
-
-
-def pilot_source(run_dir: str | Path) -> Source:
-    """The spreads and model usage of a finished run (luck computed when missing)."""
+def pilot_source(run_dir: str | Path, luck: bool = True) -> Source:
+    """The spreads and model usage of a finished run (luck computed when missing; without
+    ``luck`` the luck-adjusted spread is the raw one, and the source says so); a run too small
+    for any spread gives the bench's spreads with its own usage."""
     data = load_run(run_dir)
     seats = data.seats
     if seats.empty:
         raise PlanError(f"{run_dir}: no game with a result to measure")
-    df = with_luck(str(data.run_dir), seats)
+    if luck:
+        df = with_luck(str(data.run_dir), seats)
+    else:
+        df = seats.assign(adjusted=seats["won"].astype(float))
     base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
     df = df.merge(base, on=["seats", "mode", "role"], how="left")
+    df = df.merge(data.games[["game_id", "seed"]], on="game_id")
     df["won"] = df["won"].astype(float)
-    who = df["player"]
-    all_raw, all_adj = _sd(df["won"], who), _sd(df["adjusted"], who)
+    df["won_rel"] = df["won"] - df["base_rate"]
+    df["adj_rel"] = df["adjusted"] - df["base_rate"]
+    usage = _pilot_usage(data)
+    games = int(seats["game_id"].nunique())
+    deals = int(df.groupby(DEAL).ngroups)
+    paired = bool((df.groupby(DEAL)["game_id"].nunique() > 1).any())
+    text = f"pilot run {data.name} ({count(games, 'game')} in {count(deals, 'deal')}, {len(seats)} seat-games)"
+    if not luck:
+        text += "; luck not computed: the luck-adjusted spread is the raw one"
+    spreads = _deal_spreads(df)
+    if not spreads:
+        bench = bench_source()
+        text += (
+            ": too small to measure a spread (no pair of players in two deals); the spread is "
+            f"taken from the bench figures — {bench.text}"
+        )
+        return Source("bench", text, bench.spreads, usage)
+    return Source("pilot", text, spreads, usage, paired)
+
+
+def _deal_spreads(df: pd.DataFrame) -> dict[str, Spread]:
+    """Per role (and role-adjusted): the spread clustered by deal (:mod:`.plan_spread`); a role
+    without one takes the spread over all seats; empty when there is none at all."""
+    all_raw, all_adj = deal_spread(df, "won"), deal_spread(df, "adjusted")
+    if not (all_raw.sd > 0 and all_adj.sd > 0):  # NaN too: no pair of players in two deals
+        return {}
     spreads: dict[str, Spread] = {}
     for role in [*ROLE_ORDER, *sorted(set(df["role"]) - set(ROLE_ORDER))]:
         part = df[df["role"] == role]
-        raw, adj = _sd(part["won"], part["player"]), _sd(part["adjusted"], part["player"])
-        if not math.isnan(raw) and raw > 0 and adj > 0:
-            spreads[role] = Spread(role, raw, adj, len(part))
-        elif not math.isnan(raw):  # every player always won or always lost: no spread seen
-            note = "no spread within players in the pilot: SD over all roles"
-            spreads[role] = Spread(role, all_raw, all_adj, len(part), note)
+        raw, adj = deal_spread(part, "won"), deal_spread(part, "adjusted")
+        if raw.sd > 0 and adj.sd > 0:
+            note = f"{count(raw.deals, 'deal')}, {count(raw.pairs, 'pair')} of players"
+            spreads[role] = Spread(role, raw.sd, adj.sd, len(part), note)
         else:
-            spreads[role] = Spread(role, all_raw, all_adj, 0, "SD over all roles of the pilot")
-    spreads[ROLE_ADJUSTED] = Spread(
-        ROLE_ADJUSTED,
-        _sd(df["won"] - df["base_rate"], who),
-        _sd(df["adjusted"] - df["base_rate"], who),
-        len(df),
-    )
-    paired = _paired_spreads(df.merge(data.games[["game_id", "seed"]], on="game_id"))
+            why = "no spread seen" if raw.pairs else "too few deals"
+            note = f"{why} in the pilot: the spread over all roles"
+            spreads[role] = Spread(role, all_raw.sd, all_adj.sd, len(part), note)
+    raw, adj = deal_spread(df, "won_rel"), deal_spread(df, "adj_rel")
+    note = f"{count(raw.deals, 'deal')}, {count(raw.pairs, 'pair')} of players"
+    spreads[ROLE_ADJUSTED] = Spread(ROLE_ADJUSTED, raw.sd, adj.sd, len(df), note)
+    return spreads
+
+
+def _pilot_usage(data: RunData) -> dict[str, Usage]:
+    """Model calls per model seat-game and tokens per call of the run's model seats, per
+    ``provider/model`` and over all of them (``""``)."""
     usage: dict[str, Usage] = {}
     models = data.seats[data.seats["kind"] == "model"]
     for label, part in [("", models), *models.groupby("model", sort=True)]:
@@ -177,24 +205,7 @@ def pilot_source(run_dir: str | Path) -> Source:
             f"pilot {data.name}: {len(part)} model seat-games"
             + (f" of {label}" if label else " of every model"),
         )
-    games = int(seats["game_id"].nunique())
-    text = f"pilot run {data.name} ({games} games, {len(seats)} seat-games)"
-    return Source("pilot", text, spreads, usage, paired)
-
-
-def _paired_spreads(df: pd.DataFrame) -> dict[str, Spread]:
-    """Per role (and role-adjusted): the SD of a per-deal difference over the pilot's deal-seats
-    played more than once (:func:`harness.league.plan_paired.paired_sd`); roles without any are
-    left out."""
-    out: dict[str, Spread] = {}
-    df = df.assign(won_rel=df["won"] - df["base_rate"], adj_rel=df["adjusted"] - df["base_rate"])
-    parts = [(r, df[df["role"] == r], "won", "adjusted") for r in sorted(set(df["role"]))]
-    for role, part, raw_col, adj_col in [*parts, (ROLE_ADJUSTED, df, "won_rel", "adj_rel")]:
-        raw, adj = paired_sd(part, raw_col), paired_sd(part, adj_col)
-        if raw.dof > 0 and raw.sd > 0 and adj.sd > 0:
-            note = f"paired: {raw.deal_seats} deal-seats played more than once"
-            out[role] = Spread(role, raw.sd, adj.sd, raw.plays, note, paired=True)
-    return out
+    return usage
 
 
 def bench_source() -> Source:
@@ -432,8 +443,7 @@ def make_plan(
     rows: list[RoleRow] = []
     per_table: dict[tuple[str, bool], int] = {}
     for role in [*dealt_roles(config), ROLE_ADJUSTED]:
-        s = source.paired.get(role) if config.paired else None
-        s = s or source.spreads.get(role) or source.spreads[ROLE_ADJUSTED]
+        s = source.spreads.get(role) or source.spreads[ROLE_ADJUSTED]
         if any(math.isnan(x) for x in (s.sd_raw, s.sd_adjusted)):
             raise PlanError(f"the {source.text} has too few seat-games to measure a spread")
         need_raw = s.needed(detect, alpha, power, adjusted=False)
@@ -473,12 +483,19 @@ def make_plan(
             "run (--from) measures its own spread"
         )
     if source.kind == "bench":
-        notes.append("bot figures: a model's spread may differ; a pilot run measures it")
-    unpaired = [r.role for r in rows if config.paired and not r.paired]
-    if source.kind == "pilot" and unpaired:
         notes.append(
-            f"no deal of the pilot was played twice at a seat of role {', '.join(unpaired)}: "
-            "the unpaired spread is used there (conservative for this paired league)"
+            "bot figures of one seat per deal: a model's spread, and the correlation of a "
+            "player's seats within a deal, may differ; a pilot run measures them"
+        )
+    if source.pilot_paired is False and config.paired:
+        notes.append(
+            "the pilot played each deal once and this config is paired: its spread is "
+            "conservative here (pairing only lowers the spread of a difference)"
+        )
+    if source.pilot_paired and not config.paired:
+        notes.append(
+            "the pilot replayed its deals and this config does not: pairing lowered the pilot's "
+            "spread, so these games may fall short of the power; a pilot of this config measures it"
         )
     return Plan(
         config=config_name or config.name,

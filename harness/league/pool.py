@@ -195,6 +195,8 @@ def pool_runs(run_dirs: list[str], luck: bool = True) -> Pool:
                 f"{len(repeats)} of the {len(played)} games of run {data.name} were pooled "
                 "already from an earlier run: counted once"
             )
+        if data.copies_note is not None:
+            notes.append(f"run {data.name}: {data.copies_note}")
         if key.history and not ref.history:
             ref = key  # the first run with model players sets the policy
         seats = with_luck(str(data.run_dir), data.seats) if luck else data.seats.copy()

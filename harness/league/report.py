@@ -197,7 +197,7 @@ def build_report(
     seats = data.seats  # games with a result only: void games count nowhere in win rates
     config = run_config(data.run_dir)
     counts = count_model_calls(data.run_dir, data.records)
-    flags = run_flags(data.records, counts, config)
+    flags = run_flags(data.records, counts, config, data.copies)
     adjusted = role_adjusted(seats)
     ratings = compute_ratings(seats, bootstrap=bootstrap, seed=seed)
     rate = rates(data.all_seats, counts, history_policies(config, counts))
@@ -205,7 +205,11 @@ def build_report(
         f"{n}p {mode}: {count(k, 'game')}"
         for (n, mode), k in data.games.groupby(["seats", "mode"]).size().items()
     ]
-    spend = spend_table(data.run_dir, data.games.loc[data.games["void"].isna(), "game_id"])
+    results = [
+        *data.games.loc[data.games["void"].isna(), "game_id"],
+        *(c.game_id for c in data.copies),
+    ]
+    spend = spend_table(data.run_dir, results)  # a copy's calls were spent on a game with a result
     if (note := unrecorded_note(spend)) is not None:
         flags.notes.append(note)
     probes, probe_summary, probe_calibration = probe_tables(data.run_dir)

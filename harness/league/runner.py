@@ -193,8 +193,11 @@ class LeagueRunner:
         self.schedule = build_schedule(config)
         finished = self.store.finished_ids()
         self.todo = [g for g in self.schedule if g.game_id not in finished]
-        self.progress = Progress(total=len(self.schedule), skipped=len(finished))
-        self.progress.done = len(finished)
+        # a finished game the schedule no longer plays (a paired rotation that repeated a
+        # seating, in a run begun before such rotations were skipped) is not counted here
+        done = len(self.schedule) - len(self.todo)
+        self.progress = Progress(total=len(self.schedule), skipped=done)
+        self.progress.done = done
         self.model_seats = model_seats  # harness.league.model_seats.ModelSeats or None
         self.workers = workers or config.workers or os.cpu_count() or 1
         self.stop_reason: str | None = None

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from harness.records import GameRecord
-from harness.records.run_folder import finished_games, open_run_folder
+from harness.records.copies import Copy, copies_note
+from harness.records.run_folder import distinct_finished, open_run_folder
 
 from .flags import game_void
 from .model_calls import DEFAULT_HISTORY, ModelCounts
@@ -78,20 +79,30 @@ class RunData:
     seats: pd.DataFrame
     all_seats: pd.DataFrame
     records: list[GameRecord]
+    # games that replay another game's deal and seating, left out (harness.records.copies)
+    copies: list[Copy] = field(default_factory=list)
 
     @property
     def void_games(self) -> int:
         return int(self.games["void"].notna().sum())
 
+    @property
+    def copies_note(self) -> str | None:
+        """One line when copies were left out, else ``None``."""
+        return copies_note(self.copies, len(self.records))
+
 
 def load_run(run_dir: str | Path) -> RunData:
-    """Read ``run_dir/games.jsonl`` into DataFrames, games sorted by ``game_id``.
+    """Read ``run_dir/games.jsonl`` into DataFrames, games sorted by ``game_id``; a game that
+    replays another game's deal and seating is counted once (``copies``,
+    :mod:`harness.records.copies`).
 
     Raises :class:`~harness.records.store.RecordError` (one-line message) when the folder does not
     exist, holds no ``games.jsonl`` or no finished game, or a record line is malformed.
     """
     root = Path(run_dir)
-    records = finished_games(open_run_folder(root))  # the wording every command shares
+    read = distinct_finished(open_run_folder(root))  # the wording every command shares
+    records = read.games  # each copy of a game counted once
     reasons = list(FALLBACK_REASONS)
     for g in records:
         for o in g.seat_outcomes:
@@ -140,7 +151,7 @@ def load_run(run_dir: str | Path) -> RunData:
     all_seats = pd.DataFrame(seat_rows, columns=[*columns, "void"])
     seats = all_seats[~all_seats["void"].astype(bool)].drop(columns="void").reset_index(drop=True)
     name = str(records[0].run)
-    return RunData(root, name, games, seats, all_seats, records)
+    return RunData(root, name, games, seats, all_seats, records, read.copies)
 
 
 def _role_key(role: pd.Series) -> pd.Series:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .copies import DistinctGames
 from .models import GameRecord
 from .store import RecordError, RunStore
 
-__all__ = ["finished_games", "open_run_folder"]
+__all__ = ["distinct_finished", "finished_games", "open_run_folder"]
 
 
 def open_run_folder(path: str | Path) -> RunStore:
@@ -26,8 +27,14 @@ def open_run_folder(path: str | Path) -> RunStore:
 
 
 def finished_games(store: RunStore) -> list[GameRecord]:
-    """The run's finished games; none yet is a :class:`RecordError`."""
-    games = store.games()
-    if not games:
+    """The run's finished games, each copy counted once; none yet is a :class:`RecordError`."""
+    return distinct_finished(store).games
+
+
+def distinct_finished(store: RunStore) -> DistinctGames:
+    """The run's finished games, each copy counted once, and the copies left out
+    (:mod:`harness.records.copies`); none yet is a :class:`RecordError`."""
+    read = store.distinct()
+    if not read.games:
         raise RecordError(f"no finished games in {store.root} yet")
-    return games
+    return read

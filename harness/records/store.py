@@ -24,6 +24,7 @@ from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .copies import Copy, DistinctGames, distinct_games
 from .models import DecisionLine, GameEnd, GameRecord, GameStart
 from .redact import redact_text
 
@@ -223,12 +224,27 @@ class RunStore:
         )
 
     # ---------------------------------------------------------------- reading
-    def games(self) -> list[GameRecord]:
-        """Finished games; a torn last line (a crash mid-write) is ignored."""
+    def all_games(self) -> list[GameRecord]:
+        """Every finished game, copies included; a torn last line (a crash mid-write) is
+        ignored."""
         return read_records(self.games_path, GameRecord, "a game record")
 
+    def distinct(self) -> DistinctGames:
+        """The finished games with each copy counted once, and the copies left out
+        (:mod:`harness.records.copies`)."""
+        return distinct_games(self.all_games())
+
+    def games(self) -> list[GameRecord]:
+        """The finished games, each copy counted once (:meth:`distinct`)."""
+        return self.distinct().games
+
+    def copies(self) -> list[Copy]:
+        """The finished games left out as copies of another game of the run."""
+        return self.distinct().copies
+
     def finished_ids(self) -> set[str]:
-        return {g.game_id for g in self.games()}
+        """The ids of every finished game, copies included."""
+        return {g.game_id for g in self.all_games()}
 
     def read_game(self, game_id: str) -> tuple[GameStart, list[DecisionLine], GameEnd]:
         path = self.games_dir / f"{game_id}.jsonl"

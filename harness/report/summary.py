@@ -29,7 +29,7 @@ from harness.league.model_calls import (
     history_policies,
 )
 from harness.league.stats_basic import wilson
-from harness.records import GameRecord
+from harness.records import GameRecord, RunStore
 
 __all__ = [
     "ROLE_ORDER",
@@ -205,7 +205,8 @@ def summarize(
     ``run_dir``, the model decisions and calls of its game files)."""
     games = list(games)
     counts = count_model_calls(run_dir, games) if run_dir is not None else {}
-    flags = run_flags(games, counts, config)
+    copies = RunStore(Path(run_dir)).copies() if run_dir is not None else []
+    flags = run_flags(games, counts, config, copies)  # copies: left out of ``games``, one note
     history = history_policies(config, counts)
     players: dict[str, PlayerRates] = {}
     for name in _config_players(config):

@@ -118,6 +118,11 @@ def pilot(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_plan_from_a_pilot_reads_its_spread(pilot: Path) -> None:
+    """Two players at four seats, paired: each sits every seat of a deal once over its two
+    seatings, so a role's spread is ``√(m · s_d² / 2)`` — ``m`` seats of the role a deal,
+    ``s_d²`` the sample variance of the per-deal differences of the two players' mean results
+    (harness.league.plan_spread) — and a role with no spread seen takes the spread over all
+    seats (``m = 4``)."""
     s = pilot_source(pilot)
     records = [
         GameRecord.model_validate_json(line)
@@ -128,40 +133,34 @@ def test_plan_from_a_pilot_reads_its_spread(pilot: Path) -> None:
         for d in map(json.loads, (pilot / "analysis" / "luck.jsonl").read_text().splitlines())
     }
 
-    def within(values: dict[str, list[float]]) -> float:
-        """Pooled within-player SD: Σ_p Σ (x − mean_p)² / (N − P)."""
-        ss = sum(float(np.sum((np.array(v) - np.mean(v)) ** 2)) for v in values.values())
-        n = sum(len(v) for v in values.values())
-        return math.sqrt(ss / (n - len(values)))
-
-    def scores(role: str | None) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-        won: dict[str, list[float]] = {}
-        adj: dict[str, list[float]] = {}
+    def spread(role: str | None, m: int, column: str) -> float:
+        """√(m · s_d² / 2) over the per-deal differences rulebot − random of ``column``."""
+        sums: dict[tuple[int, str], list[float]] = {}
         for g in records:
             for o in g.seat_outcomes:
                 if role is None or o.role == role:
-                    won.setdefault(o.player, []).append(float(o.won))
-                    adj.setdefault(o.player, []).append(luck[g.game_id][o.seat])
-        return won, adj
+                    x = float(o.won) if column == "won" else luck[g.game_id][o.seat]
+                    sums.setdefault((g.seed, o.player), []).append(x)
+        assert all(len(v) == m for v in sums.values())  # balanced
+        deals = sorted({seed for seed, _p in sums})
+        d = [np.mean(sums[(k, "rulebot")]) - np.mean(sums[(k, "random")]) for k in deals]
+        return math.sqrt(m * float(np.var(d, ddof=1)) / 2)
 
-    all_won, all_adj = scores(None)
+    assert s.kind == "pilot" and s.pilot_paired is True
+    assert "8 games in 4 deals" in s.text
     fell_back = 0
-    for role in ("marshal", "raider", "loner"):
-        won, adj = scores(role)
-        spread = s.spreads[role]
-        assert spread.seat_games == sum(len(v) for v in won.values())
-        if within(won) > 0 and within(adj) > 0:
-            assert spread.sd_raw == pytest.approx(within(won))
-            assert spread.sd_adjusted == pytest.approx(within(adj))
-            assert spread.note == ""
-        else:  # e.g. the rule bot always won as marshal and the random seat always lost
+    for role, m in (("marshal", 1), ("raider", 2), ("loner", 1)):
+        got = s.spreads[role]
+        assert got.seat_games == sum(1 for g in records for o in g.seat_outcomes if o.role == role)
+        if spread(role, m, "won") > 0 and spread(role, m, "adjusted") > 0:
+            assert got.sd_raw == pytest.approx(spread(role, m, "won"))
+            assert got.sd_adjusted == pytest.approx(spread(role, m, "adjusted"))
+            assert got.note == "4 deals, 1 pair of players"
+        else:  # e.g. in every deal the rule bot and the random seat both won as marshal
             fell_back += 1
-            assert spread.sd_raw == pytest.approx(within(all_won))
-            assert spread.sd_adjusted == pytest.approx(within(all_adj))
-            assert "no spread within players" in spread.note
-        # a rule bot against a random seat: the players differ, so the pooled SD is smaller
-        everyone = [x for v in won.values() for x in v]
-        assert within(won) <= float(np.std(everyone, ddof=1)) + 1e-12
+            assert got.sd_raw == pytest.approx(spread(None, 4, "won"))
+            assert got.sd_adjusted == pytest.approx(spread(None, 4, "adjusted"))
+            assert got.note == "no spread seen in the pilot: the spread over all roles"
     assert fell_back < 3
     assert s.usage == {}  # no model seats in the pilot
 
@@ -178,8 +177,7 @@ def test_plan_command_prints_a_table_and_a_json_line(
     per_game = {"marshal": 0.5, "raider": 1.0, "loner": 0.5}  # each player: 2 of 4 seats
     for role, rate in per_game.items():
         row = next(r for r in data["roles"] if r["role"] == role)
-        # a paired pilot planning a paired league: its paired spread where it has one
-        spread = s.paired.get(role) or s.spreads[role]
+        spread = s.spreads[role]
         need = spread.needed(0.1, 0.05, 0.8, adjusted=False)
         assert need > 0
         assert row["per_player_raw"] == math.ceil(need)
