@@ -14,7 +14,8 @@ seat outcomes and its engine event log (:func:`harness.records.signals.game_sign
   and, for comparison, the same player's seats that claimed nothing in games with table talk; and
   whether other seats' marks on the claimant agree with the claim before and after it.
 
-Intervals (95 %) are clustered by deal (:func:`deal_of`: a paired league replays each deal once
+Intervals (95 %) are clustered by deal (:func:`harness.records.deals.deal_of`, the key of every
+report's intervals: a paired league replays each deal once
 per seat rotation, so those games are not independent of each other either; elsewhere a deal is
 one game), because the signals of one game are not independent:
 shares use the Wilson interval at the effective sample size ``n / deff`` (the design effect
@@ -33,6 +34,7 @@ from typing import Any
 import pandas as pd
 
 from harness.records import RunStore
+from harness.records.deals import deal_of
 from harness.records.models import VOID_SIDE
 from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
 from harness.records.store import RecordError
@@ -65,12 +67,6 @@ EFFECT_TITLE = (
 def team_role(role: str | None) -> str | None:
     """The role a claim or mark is judged against: the Double Agent plays as a Raider."""
     return "raider" if role == "double_agent" else role
-
-
-def deal_of(g: Any) -> str:
-    """The deal a game record was played on (table size, mode and seed): the cluster of the
-    intervals, shared by a paired league's rotations of one deal."""
-    return f"{g.seats}:{g.mode}:{g.seed}"
 
 
 @dataclass

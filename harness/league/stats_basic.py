@@ -2,6 +2,8 @@
 
 * :func:`wilson` — the Wilson score interval of a binomial proportion ``k/n``.
 * :func:`wilson_share` — the same for a share on an effective (clustered) sample size.
+* :func:`clustered_wilson` — the Wilson interval of 1/0 results clustered by deal (or any other
+  cluster): ``None`` with fewer than two clusters (reports show "–").
 * :func:`chi2_sf` — the chi-square survival function (p-value of a statistic).
 * :func:`homogeneity` — chi-square test that several win rates ``k_i/n_i`` are equal.
 * :func:`percentile` — a nearest-rank percentile (median, p95) of a list, ``None`` when empty.
@@ -11,7 +13,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -44,6 +46,35 @@ def wilson_share(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
     if p == 1.0:
         hi = 1.0
     return (lo, hi)
+
+
+def clustered_wilson(
+    values: Sequence[float], clusters: Sequence[Hashable], z: float = 1.96
+) -> tuple[float, float] | None:
+    """The 95 % Wilson interval of the share of 1s in ``values`` when they come in ``clusters``
+    (the games of one deal, docs/statistics.md): the sample size is divided by the design effect
+    ``deff = Σ_g (Σ_{i∈g} (x_i − p))² / (n·p(1−p))`` (never below 1), the clustered variance of
+    the share over the binomial one, and the Wilson interval is taken on that effective size.
+    With one value per cluster ``deff`` is 1: the plain Wilson interval.  A share of 0 or 1 has no
+    spread to measure ``deff`` on; its effective size is then the number of clusters (each cluster
+    one result, the most a cluster can weigh).  ``None`` with fewer than two clusters: one cluster
+    says nothing about how results vary between deals."""
+    if len(values) != len(clusters):
+        raise ValueError(f"{len(values)} values for {len(clusters)} clusters")
+    sums: dict[Hashable, float] = {}
+    for c in clusters:
+        sums.setdefault(c, 0.0)
+    if len(sums) < 2:
+        return None
+    n = len(values)
+    p = sum(values) / n
+    for x, c in zip(values, clusters, strict=True):
+        sums[c] += x - p
+    spread = n * p * (1.0 - p)
+    if spread <= 0.0:
+        return wilson_share(min(1.0, max(0.0, p)), len(sums), z)
+    deff = sum(e * e for e in sums.values()) / spread
+    return wilson_share(p, n / max(1.0, deff), z)
 
 
 def chi2_sf(x: float, df: int) -> float:
