@@ -2,31 +2,22 @@
 
 Per player × role: seats, the raw win rate with its 95 % Wilson interval (clustered by deal,
 ``stats.clustered_wilson``) and the mean luck-adjusted score with its 95 % interval (normal
-approximation, clustered by deal); per player one more row, role ``all (role-adjusted)``:
+approximation with Student's t, clustered by deal: ``stats.mean_interval``); per player one more row, role ``all (role-adjusted)``:
 result minus the role's base rate at that table size and mode, raw and luck-adjusted, as in the
 role-adjusted table.
 """
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from harness.analysis.run_luck import run_luck
 
-from .stats import _clustered_mean, base_rates, clustered_wilson, deals
+from .stats import base_rates, clustered_wilson, deals, mean_interval
 
-Z95 = 1.959964
 ROLE_ADJUSTED = "all (role-adjusted)"
 COLUMNS = ["player", "role", "seat_games", "win_rate", "win_lo", "win_hi", "adjusted",
            "adj_lo", "adj_hi", "adj_se", "raw_se"]  # fmt: skip
-
-
-def _ci(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float, float]:
-    mean, se = _clustered_mean(values, clusters)
-    half = Z95 * se if not math.isnan(se) else math.nan
-    return mean, mean - half, mean + half, se
 
 
 def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
@@ -67,15 +58,15 @@ def scored_table(df: pd.DataFrame) -> pd.DataFrame:
         k, n = int(part["won"].sum()), len(part)
         deal = part["deal_key"]
         lo, hi = clustered_wilson(part["won"], deal)
-        adj, alo, ahi, ase = _ci(part["adjusted"], deal)
-        _, _, _, rse = _ci(part["won"], deal)
+        adj, alo, ahi, ase = mean_interval(part["adjusted"], deal)
+        _, _, _, rse = mean_interval(part["won"], deal)
         rows.append([player, role, n, k / n, lo, hi, adj, alo, ahi, ase, rse])
     base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
     df = df.merge(base, on=["seats", "mode", "role"], how="left")
     for player, part in df.groupby("player", sort=True):
         deal = part["deal_key"]
-        raw, rlo, rhi, rse = _ci(part["won"] - part["base_rate"], deal)
-        adj, alo, ahi, ase = _ci(part["adjusted"] - part["base_rate"], deal)
+        raw, rlo, rhi, rse = mean_interval(part["won"] - part["base_rate"], deal)
+        adj, alo, ahi, ase = mean_interval(part["adjusted"] - part["base_rate"], deal)
         rows.append([player, ROLE_ADJUSTED, len(part), raw, rlo, rhi, adj, alo, ahi, ase, rse])
     out = pd.DataFrame(rows, columns=COLUMNS)
     return out.sort_values(["player"], kind="stable").reset_index(drop=True)

@@ -4,7 +4,7 @@ Per player × role, over the decisions ``bangarena analyze`` stored: how many, t
 probability lost per decision, the blunder rate (share of decisions that are blunders) and the
 mean accuracy (0–100), each with a 95 % interval: the mean over decisions with a standard error
 clustered by deal (decisions of one game are not independent, nor are the games of one deal;
-``stats._clustered_mean``) and a normal approximation, clipped to the measure's range; with one
+``stats.mean_interval``: the mean ± Student's t times that error), clipped to the measure's range; with one
 deal there is none (NaN, shown as "–").  Only the player's own choices are scored: its fallback
 moves, its autopilot's moves and its forced (one-option) decisions are counted apart
 (``fallbacks``, ``autopilot``, ``forced``).  Only stored analyses are read, never computed here.
@@ -20,9 +20,8 @@ from harness.analysis.run_moves import stored_moves
 from harness.records.deals import deal_of
 from harness.records.run_folder import finished_games, open_run_folder
 
-from .stats import _clustered_mean
+from .stats import mean_interval
 
-Z95 = 1.959964
 COLUMNS = ["player", "role", "games", "decisions", "loss", "loss_lo", "loss_hi", "blunder_rate",
            "blunder_lo", "blunder_hi", "mistake_rate", "accuracy", "acc_lo", "acc_hi",
            "fallbacks", "autopilot", "forced"]  # fmt: skip
@@ -33,12 +32,10 @@ def _ci(
     values: pd.Series, clusters: pd.Series, low: float, high: float
 ) -> tuple[float, float, float]:
     """The mean and its 95 % interval clipped to ``[low, high]``; NaN bounds with one deal."""
-    if values.empty:
-        return math.nan, math.nan, math.nan
-    mean, se = _clustered_mean(values, clusters)
-    if math.isnan(se):
+    mean, lo, hi, _ = mean_interval(values, clusters)
+    if math.isnan(lo) or math.isnan(hi):
         return mean, math.nan, math.nan
-    return mean, max(low, mean - Z95 * se), min(high, mean + Z95 * se)
+    return mean, max(low, lo), min(high, hi)
 
 
 def _frames(run_dir: str) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -20,7 +20,7 @@ per seat rotation, so those games are not independent of each other either; else
 one game), because the signals of one game are not independent:
 shares use the Wilson interval at the effective sample size ``n / deff`` (the design effect
 ``deff`` = clustered variance / binomial variance, at least 1); means of per-claim changes use the
-normal approximation with the clustered standard error (:func:`harness.league.stats._clustered_mean`).
+clustered standard error and Student's t (:func:`harness.league.stats.mean_interval`).
 """
 
 from __future__ import annotations
@@ -41,9 +41,8 @@ from harness.records.store import RecordError
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
-from .stats import _clustered_mean, clustered_wilson
+from .stats import clustered_wilson, mean_interval
 
-Z95 = 1.959964
 TURNS_PER_RATE = 10  # attack rates are per 10 turns of play
 SIGNAL_COLUMNS = ["player", "role", "seat_games", "claims", "honest", "honest_lo", "honest_hi",
                   "as_deputy", "as_raider", "as_loner", "marks", "accurate", "accurate_lo",
@@ -151,11 +150,8 @@ def share_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float
 
 
 def _mean_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:
-    if len(values) == 0:
-        return math.nan, math.nan, math.nan
-    mean, se = _clustered_mean(values.astype(float), clusters)
-    half = Z95 * se if not math.isnan(se) else math.nan
-    return mean, mean - half, mean + half
+    mean, lo, hi, _ = mean_interval(values.astype(float), clusters)
+    return mean, lo, hi
 
 
 def signal_frames(run_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

@@ -49,12 +49,12 @@ __all__ = [
     "clustered_wilson",
     "deals",
     "load_run",
+    "mean_interval",
     "rates",
     "role_adjusted",
     "win_rates",
 ]
 
-Z95 = 1.959963984540054
 FALLBACK_REASONS: tuple[str, ...] = (
     "timeout", "error", "invalid_answer", "truncated", "context_overflow",
 )  # fmt: skip
@@ -226,13 +226,28 @@ def _clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, floa
     return mean, math.sqrt(var)
 
 
+def mean_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float, float]:
+    """``(mean, lo, hi, se)``: the mean of ``values``, its standard error clustered by
+    ``clusters`` (the deals, :func:`_clustered_mean`) and the 95 % interval ``mean ± t·se``, ``t``
+    the 97.5 % quantile of Student's t with ``G − 1`` degrees of freedom (``G`` clusters: the
+    variance is estimated from them only).  NaN bounds and ``se`` with fewer than two clusters;
+    NaN everywhere when ``values`` is empty."""
+    if len(values) == 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean, se = _clustered_mean(values, clusters)
+    if math.isnan(se):
+        return mean, math.nan, math.nan, se
+    half = stats_basic.t_quantile(0.975, clusters.nunique() - 1) * se
+    return mean, mean - half, mean + half, se
+
+
 def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
     """Per player: each seat's result (1 won, 0 lost) minus the base rate of its role at that
     table size and mode (:func:`base_rates`), averaged over the player's seats.
 
     Columns: ``player``, ``games`` (distinct games), ``seat_games``, ``wins``, ``win_rate``,
     ``expected`` (mean base rate of the roles the player was dealt), ``score`` (= win_rate -
-    expected), ``se`` and the 95 % interval ``ci_lo`` .. ``ci_hi`` (normal approximation; the
+    expected), ``se`` and the 95 % interval ``ci_lo`` .. ``ci_hi`` (:func:`mean_interval`; the
     standard error is clustered by deal because a player's seats in one game, and its games of
     one deal, are not independent; NaN with one deal).  Sorted by score, best first.
     """
@@ -247,8 +262,7 @@ def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
     df["resid"] = df["won"] - df["base_rate"]
     rows = []
     for player, part in df.groupby("player", sort=True):
-        score, se = _clustered_mean(part["resid"], part["deal"])
-        half = Z95 * se if not math.isnan(se) else math.nan
+        score, lo, hi, se = mean_interval(part["resid"], part["deal"])
         rows.append(
             {
                 "player": player,
@@ -259,8 +273,8 @@ def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
                 "expected": float(part["base_rate"].mean()),
                 "score": score,
                 "se": se,
-                "ci_lo": score - half,
-                "ci_hi": score + half,
+                "ci_lo": lo,
+                "ci_hi": hi,
             }
         )
     out = pd.DataFrame(rows, columns=columns)
