@@ -1,10 +1,10 @@
 """The luck-adjusted table of the league report (:mod:`harness.analysis.run_luck`).
 
 Per player × role: seats, the raw win rate with its 95 % Wilson interval (clustered by deal,
-``stats.clustered_wilson``) and the mean luck-adjusted score with its 95 % interval (normal
-approximation with Student's t, clustered by deal: ``stats.mean_interval``); per player one more row, role ``all (role-adjusted)``:
-result minus the role's base rate at that table size and mode, raw and luck-adjusted, as in the
-role-adjusted table.
+``stats.clustered_wilson``) and the mean luck-adjusted score with its 95 % interval (Student's
+t, clustered by deal: ``stats.mean_interval``); per player one more row, role
+``all (role-adjusted)``: result minus the role's base rate at that table size and mode, raw and
+luck-adjusted, as in the role-adjusted table.
 """
 
 from __future__ import annotations

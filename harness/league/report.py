@@ -390,7 +390,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "role_adjusted": (
         "Role-adjusted score: result minus the role's base rate at that table size and mode "
-        "(percentage points; 95% CI, normal approx., clustered by deal)",
+        "(percentage points; 95% CI, Student's t, clustered by deal)",
         [
             ("player", "player", _text),
             ("games", "games", _int),
@@ -417,7 +417,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     "moves": (
         "Move analysis by player × role (bangarena analyze; docs/analysis.md): win probability "
         "lost per decision, blunder rate and accuracy (0-100) of the player's own choices; 95% "
-        "CI, normal approx., clustered by deal; left out and counted apart: fallback moves, "
+        "CI, Student's t, clustered by deal; left out and counted apart: fallback moves, "
         "autopilot moves, forced (one-option) decisions",
         [
             ("player", "player", _text),

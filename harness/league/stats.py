@@ -8,7 +8,7 @@
   (clustered by deal).
 * :func:`base_rates` — per seats × mode × role: the win rate of that role over all players.
 * :func:`role_adjusted` — per player: the mean of ``won - base rate of that role at that table size
-  and mode``, with a 95 % interval (normal approximation, standard error clustered by deal).
+  and mode``, with a 95 % interval (Student's t, standard error clustered by deal).
 * :func:`rates` — per player: fallback, invalid-answer and timeout rates per decision (for model
   players per *model decision*, one with more than one option) and per model call, call counts,
   call latency median and p95, latency per decision and per game, tokens (cached input tokens

@@ -210,5 +210,10 @@ if __name__ == "__main__":  # the figures of docs/statistics.md
             adj, raw = coverage(frame, by_deal, seed)
             unit = "deal" if by_deal else "game"
             print(f"{name}, clustered by {unit}: role-adjusted {adj:.3f}, win rate {raw:.3f}")
+        dlo, dhi, dwlo, dwhi = intervals(frame, _draws(seed), True)
+        glo, ghi, gwlo, gwhi = intervals(frame, _draws(seed), False)
+        print(f"{name}: deal/game interval width, median over leagues: role-adjusted "
+              f"{np.median((dhi - dlo) / (ghi - glo)):.2f}, "
+              f"win rate {np.median((dwhi - dwlo) / (gwhi - gwlo)):.2f}")  # fmt: skip
     score, rate = truth(pool())
     print(f"truth: role-adjusted {score:+.4f}, win rate {rate:.4f}")

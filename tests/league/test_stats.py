@@ -126,7 +126,7 @@ def test_win_rates_by_player_and_role(tmp_path: Path) -> None:
     assert list(wr["role"][wr["player"] == "A"]) == ["marshal", "raider", "loner"]
     a_raider = rows[("A", "raider")]
     assert (a_raider.games, a_raider.wins, a_raider.win_rate) == (4, 3, 0.75)
-    # one seat in each of 4 deals: Wilson at 4 · 3/4 results with t for 3 degrees of freedom
+    # one seat in each of 4 deals: design effect 4/3, so Wilson at 3 results, t for 3 df
     assert (a_raider.ci_lo, a_raider.ci_hi) == pytest.approx(
         wilson_share(0.75, 3, t_quantile(0.975, 3))
     )
