@@ -134,6 +134,9 @@ def test_a_single_deal_shows_no_interval_in_any_format(simplest: Path, tmp_path:
     moves_html = moves_html[: moves_html.index("</table>")]
     for text in (terminal, md, moves_html):
         assert "(–)" in text and "100.0)" not in text and "… 100" not in text
+    players_html = html[html.index('id="player-table"') :]
+    players_html = players_html[: players_html.index("</table>")]
+    assert players_html.count("(–)") == 3  # each player's win rate: no interval
     row = next(line for line in md.splitlines() if line.startswith("| flaky |") and "(–)" in line)
     assert "(0.0" not in row
 
