@@ -80,8 +80,8 @@ def clustered_wilson(
     if spread <= 0.0:
         return wilson_share(min(1.0, max(0.0, p)), g, z)
     deff = g / (g - 1) * sum(e * e for e in sums.values()) / spread
-    if deff <= 0.0:  # every cluster exactly at the mean: as certain as G results
-        return wilson_share(p, max(n, g), z)
+    if deff <= 0.0:  # every deal exactly at the mean (no spread measured): the plain size
+        return wilson_share(p, n, z)
     return wilson_share(p, n / deff, z)
 
 
