@@ -4,10 +4,15 @@
 stopped analysis resumes); a stored line counts only for the same :class:`MoveSettings` (value
 model and its data, worlds, which seat kinds) — a rerun with other settings computes again.
 
-Which decisions: every decision with more than one option of a seat whose kind is in ``kinds``
-(default: models, people, external agents and random seats; add ``bot`` for rule bots).  Each
-decision's analysis has its own generator fixed by (game id, decision index), so the results do
-not depend on the number of workers or on the executor.
+Which decisions: every decision with more than one option that a seat whose kind is in ``kinds``
+(default: models, people, external agents and random seats; add ``bot`` for rule bots) made
+itself.  Only a player's own choices are scored as its own: a fallback (the R-5 move after a
+timeout, an error or an invalid answer, of any kind), an autopilot's move
+(:func:`.known_policies.known_policies`) and a forced decision (one option) are not analysed but
+counted per seat in :attr:`MovesLine.left_out`, so reports list them apart.  Each decision's
+analysis has its own generator fixed by (game id, decision index), so the results do not depend
+on the number of workers or on the executor.  Lines of an earlier schema (which analysed
+fallbacks as the player's choices) are computed again and never reported.
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from harness.engine import EngineError, Game
+from harness.records.models import DecisionLine
 from harness.records.run_folder import finished_games, open_run_folder
 from harness.records.store import latest_by_game
 
+from .known_policies import known_policies, table_fallback
 from .moves import (
     DEFAULT_WORLDS,
     Label,
@@ -35,7 +42,7 @@ from .moves import (
 
 MOVES_DIR = "analysis"
 MOVES_FILE = "moves.jsonl"
-SCHEMA = 1
+SCHEMA = 2  # 2: fallbacks, autopilot and forced decisions left out and counted per seat
 SEAT_KINDS = ("model", "human", "agent", "remote", "mcp", "random", "bot")
 DEFAULT_KINDS = ("model", "human", "agent", "remote", "mcp", "random")
 Executor = Literal["local", "ray"]
@@ -65,12 +72,37 @@ class MoveLine(BaseModel):
     accuracy: float  # 0–100
 
 
+class LeftOut(BaseModel):
+    """The decisions of one analysed seat that were not its own choice: not analysed, counted."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    player: str
+    role: str
+    fallback: int = 0  # fallback moves (R-5 after a timeout, an error or an invalid answer)
+    autopilot: int = 0  # moves of the seat's autopilot rule bot
+    forced: int = 0  # decisions with one option
+
+
 class MovesLine(BaseModel):
     model_config = ConfigDict(extra="forbid")
     schema_version: int = SCHEMA
     game_id: str
     settings: MoveSettings
     decisions: list[MoveLine]
+    left_out: list[LeftOut] = []  # per analysed seat with a decision that was not its own
+
+
+def left_out_kind(index: int, decision: DecisionLine, autopilot: set[int]) -> str | None:
+    """Why the ``index``-th (0-based) decision is not its seat's own choice: ``forced`` (one
+    option), ``autopilot`` (a rule bot decided for the seat: ``autopilot`` holds those
+    indices), ``fallback`` (any other fallback move); ``None`` for the seat's own choice."""
+    if len(decision.options) < 2:
+        return "forced"
+    own_fallback = (decision.model or {}).get("fallback")
+    if decision.fallback is None and own_fallback is None:
+        return None
+    return "autopilot" if index in autopilot else "fallback"
 
 
 def settings_for(
@@ -96,12 +128,19 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
     kinds = {p.seat: p.kind for p in start.seating}
     valuer = make_valuer(settings.value)
     game = Game.new(start.seats, start.mode, start.seed)
+    autopilot = set(known_policies(start, decisions, table_fallback(run_dir)).autopilot)
     out: list[MoveLine] = []
-    for d in decisions:
+    left: dict[int, LeftOut] = {}
+    for i, d in enumerate(decisions):
         pending = game.pending
         if pending is None or d.chosen not in pending.option_ids:
             raise ValueError(f"{game_id}: decision {d.index} does not replay")
-        if len(pending.options) > 1 and kinds.get(pending.seat) in settings.kinds:
+        analysed = kinds.get(pending.seat) in settings.kinds
+        why = left_out_kind(i, d, autopilot) if analysed else None
+        if why is not None:
+            seat = left.setdefault(d.seat, LeftOut(seat=d.seat, player=d.player, role=d.role))
+            setattr(seat, why, getattr(seat, why) + 1)
+        elif analysed:
             rng = decision_rng(game_id, d.index)
             try:
                 r = analyse(game, d.chosen, valuer, settings.worlds, rng)
@@ -118,7 +157,10 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
                 )
             )  # fmt: skip
         game.apply(d.chosen)
-    return MovesLine(game_id=game_id, settings=settings, decisions=out)
+    return MovesLine(
+        game_id=game_id, settings=settings, decisions=out,
+        left_out=[left[s] for s in sorted(left)],
+    )  # fmt: skip
 
 
 def _task(args: tuple[str, str, str]) -> str:
@@ -184,7 +226,11 @@ def run_moves(
     store = open_run_folder(run_dir)
     games = [g.game_id for g in finished_games(store) if g.void is None]
     path = Path(run_dir) / MOVES_DIR / MOVES_FILE
-    stored = {gid: r for gid, r in read_moves(run_dir).items() if r.settings == settings}
+    stored = {
+        gid: r
+        for gid, r in read_moves(run_dir).items()
+        if r.settings == settings and r.schema_version == SCHEMA
+    }
     todo = [gid for gid in games if gid not in stored]
     out = {gid: stored[gid] for gid in games if gid in stored}
     if not todo:
@@ -205,13 +251,18 @@ def run_moves(
 
 
 def stored_moves(run_dir: str | Path) -> dict[str, MovesLine]:
-    """The stored analyses of ``run_dir``'s finished games, newest settings per game."""
+    """The stored analyses of ``run_dir``'s finished games, newest settings per game (lines of an
+    earlier schema, which scored fallbacks as the player's, are left out)."""
     store = open_run_folder(run_dir)
     games = {g.game_id for g in finished_games(store) if g.void is None}
-    return {gid: r for gid, r in read_moves(run_dir).items() if gid in games}
+    return {
+        gid: r
+        for gid, r in read_moves(run_dir).items()
+        if gid in games and r.schema_version == SCHEMA
+    }
 
 
 __all__: list[Any] = [
-    "MOVES_DIR", "MOVES_FILE", "MoveLine", "MoveSettings", "MovesLine", "analyse_game",
+    "MOVES_DIR", "MOVES_FILE", "LeftOut", "MoveLine", "MoveSettings", "MovesLine", "analyse_game",
     "read_moves", "run_moves", "settings_for", "stored_moves",
 ]  # fmt: skip

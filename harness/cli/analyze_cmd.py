@@ -1,9 +1,10 @@
 """``bangarena analyze RUN [--workers N] [--executor local|ray] [--value fitted|rollout]
 [--worlds K] [--seats KIND,...]`` — move analysis of every finished game of a run.
 
-For every decision of the chosen seat kinds, the value of each legal option from that seat's
-information only (:mod:`harness.analysis.moves`), stored in ``RUN/analysis/moves.jsonl``;
-a rerun skips the games stored with the same settings.
+For every decision the chosen seats made themselves, the value of each legal option from that
+seat's information only (:mod:`harness.analysis.moves`), stored in ``RUN/analysis/moves.jsonl``;
+fallback, autopilot and forced decisions are counted apart, never scored as the player's.  A
+rerun skips the games stored with the same settings.
 """
 
 from __future__ import annotations
@@ -87,14 +88,19 @@ def run(args: argparse.Namespace) -> int:
             out = run_moves(args.run, settings, args.workers, args.executor, on_game)
         except (RecordError, ValueError) as e:
             raise CliError(str(e)) from None
+    left: Counter[str] = Counter()
     for line in out.values():
         decisions += len(line.decisions)
         labels.update(d.label for d in line.decisions if d.label is not None)
+        for s in line.left_out:
+            left.update(fallback=s.fallback, autopilot=s.autopilot, forced=s.forced)
     plural = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies"}
     counts = ", ".join(f"{labels[k]} {plural[k]}" for k in reversed(LABELS))
     print(
         f"analyzed {len(out)} games, {decisions} decisions ({counts}) with {settings.value}, "
         f"{settings.worlds} worlds, seats {','.join(settings.kinds)} in "
-        f"{time.perf_counter() - t0:.1f} s → {args.run}/{MOVES_DIR}/{MOVES_FILE}"
+        f"{time.perf_counter() - t0:.1f} s → {args.run}/{MOVES_DIR}/{MOVES_FILE}; "
+        f"not the players' own, left out: {left['fallback']} fallback, {left['autopilot']} "
+        f"autopilot, {left['forced']} forced"
     )
     return 0

@@ -5,12 +5,14 @@ A league compares languages by seating the same model as several players, each w
 model and locale and keeps only the deals every compared locale played (with paired play every
 player sits at every seat of a deal, so each locale meets the same deals and the same roles):
 per model × role (``all`` first, then the rules' role order) × locale, the deals, seat-games,
-wins, win rate and its 95 % Wilson interval.  :func:`locale_table` lays it out with one column
+wins, win rate and its 95 % Wilson interval, clustered by deal (``stats.clustered_wilson``: each
+locale plays a deal in several seatings).  :func:`locale_table` lays it out with one column
 per locale for the league report and the HTML report.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,8 +20,7 @@ import pandas as pd
 
 from harness.views.names import LOCALES
 
-from .stats import ROLE_ORDER
-from .stats_basic import wilson
+from .stats import ROLE_ORDER, clustered_wilson, deals
 
 __all__ = ["COLUMNS", "TITLE", "LocaleTable", "locale_table", "locale_win_rates", "player_locales"]
 
@@ -28,7 +29,7 @@ COLUMNS = ["model", "role", "locale", "players", "deals", "games", "wins", "win_
 DEAL = ["seats", "mode", "deal"]
 TITLE = (
     "Win rate by role per language (one model seated in several languages; the deals every "
-    "language played, paired; 95% Wilson interval, n = seat-games)"
+    "language played, paired; 95% Wilson interval clustered by deal, n = seat-games)"
 )
 
 
@@ -73,7 +74,7 @@ def locale_win_rates(
                 if role != "all":
                     cell = cell[cell["role"] == role]
                 n, k = len(cell), int(cell["won"].sum())
-                lo, hi = wilson(k, n)
+                lo, hi = clustered_wilson(cell["won"], deals(cell)) if n else (math.nan, math.nan)
                 rows.append(
                     {
                         "model": model,
@@ -84,8 +85,8 @@ def locale_win_rates(
                         "games": n,
                         "wins": k,
                         "win_rate": k / n if n else float("nan"),
-                        "ci_lo": lo if n else float("nan"),
-                        "ci_hi": hi if n else float("nan"),
+                        "ci_lo": lo,
+                        "ci_hi": hi,
                     }
                 )
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -97,10 +98,9 @@ LocaleTable = tuple[list[str], list[list[str]]]
 def _cell(row: Mapping[str, Any]) -> str:
     if not row["games"]:
         return "–"
-    return (
-        f"{100 * row['win_rate']:.1f}% ({100 * row['ci_lo']:.0f}–{100 * row['ci_hi']:.0f}%, "
-        f"n={int(row['games'])})"
-    )
+    lo, hi = row["ci_lo"], row["ci_hi"]
+    ci = "–" if math.isnan(lo) or math.isnan(hi) else f"{100 * lo:.0f}–{100 * hi:.0f}%"
+    return f"{100 * row['win_rate']:.1f}% ({ci}, n={int(row['games'])})"
 
 
 def locale_table(df: pd.DataFrame) -> LocaleTable:

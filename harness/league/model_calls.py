@@ -14,6 +14,12 @@ answered calls that reported them (``cached_reported_calls`` of ``answered_calls
 is of those calls' input tokens only, ``None`` when no call reported them.  Rates per call are shares of calls.  Every rate is ``None``
 when its denominator is zero, so reports show "–" instead of NaN.
 
+Latencies are over what was answered: call latency over the **answered calls** (an answer came
+back, valid or not; not from the response cache), decision latency over the model decisions the
+model answered itself (no fallback).  A failed call — a connection or server error, a timeout, a
+request refused as too long — often fails at once and would pull the median towards 0 s; failed
+calls are counted apart (``failed_calls``), and fallbacks have their own rates.
+
 Pure Python (no pandas): the HTML summary and the pandas statistics both build on it.
 """
 
@@ -70,8 +76,8 @@ class ModelCounts:
     truncated_calls: int = 0  # answers cut by the token limit before they could be read
     overflow_calls: int = 0  # requests refused as longer than the model's context
     error_calls: int = 0  # other failed calls: server, connection, rate limit, bad response
-    call_latencies: list[float] = field(default_factory=list)
-    decision_latencies: list[float] = field(default_factory=list)
+    call_latencies: list[float] = field(default_factory=list)  # answered calls only
+    decision_latencies: list[float] = field(default_factory=list)  # decisions without fallback
     input_tokens: int = 0
     cached_input_tokens: int = 0  # over the calls that reported them
     output_tokens: int = 0
@@ -96,6 +102,11 @@ class ModelCounts:
     @property
     def timeout_per_decision(self) -> float | None:
         return share(self.timeout_decisions, self.decisions)
+
+    @property
+    def failed_calls(self) -> int:
+        """Calls that got no answer: timeouts, requests refused as too long, other errors."""
+        return self.timeout_calls + self.overflow_calls + self.error_calls
 
     @property
     def fallback_per_call(self) -> float | None:
@@ -142,11 +153,18 @@ class ModelCounts:
         return share(self.cached_input_tokens, self.cached_reported_input)
 
     def call_latency(self, q: float) -> float | None:
-        """A percentile of the call latencies in seconds (``q = 0.5`` median, ``0.95`` p95)."""
+        """A percentile of the answered calls' latencies in seconds (``q = 0.5`` median,
+        ``0.95`` p95)."""
         return percentile(self.call_latencies, q)
 
     def decision_latency(self, q: float) -> float | None:
+        """A percentile of the latencies of the decisions the model answered itself."""
         return percentile(self.decision_latencies, q)
+
+    @property
+    def mean_decision_latency(self) -> float | None:
+        """The mean latency of the decisions the model answered itself, in seconds."""
+        return share(sum(self.decision_latencies), len(self.decision_latencies))
 
     def reasons_text(self) -> str:
         """``error 35 (connection_error 35), timeout 2`` — fallbacks by reason and cause."""
@@ -167,7 +185,8 @@ class ModelCounts:
             self.single_option += 1
             return
         self.decisions += 1
-        self.decision_latencies.append(d.latency_s)
+        if not d.fallback and not (d.model or {}).get("fallback"):
+            self.decision_latencies.append(d.latency_s)
         m: Mapping[str, Any] = d.model or {}
         attempts = [a for a in m.get("attempts") or [] if isinstance(a, Mapping)]
         kinds = [a.get("error_kind") for a in attempts]
@@ -200,8 +219,8 @@ class ModelCounts:
         for a in attempts:
             if a.get("cached"):
                 continue
-            self.call_latencies.append(float(a.get("latency_s") or 0.0))
             if a.get("error_kind") is None or a.get("error_kind") in ANSWERED_KINDS:
+                self.call_latencies.append(float(a.get("latency_s") or 0.0))
                 self.answered_calls += 1
                 tokens = a.get("tokens") if isinstance(a.get("tokens"), Mapping) else {}
                 cached = tokens.get("cached_input", 0)  # records before: always a number

@@ -8,7 +8,8 @@ and the true roles of the run's finished games (``games.jsonl``).
 * ``probe_summary`` — per player: the same figures over all its probes, and "beats the counting
   observer by": the mean over valid probes of (the counting observer's probe Brier score − the
   model's), positive when the model is better, with a 95 % percentile interval from a cluster
-  bootstrap over games (2000 resamples, seeded).
+  bootstrap over deals (2000 resamples, seeded; the games of one deal are one cluster,
+  :func:`harness.records.deals.deal_of`).
 * ``calibration`` — per player, every (forecast, role) probability the model gave, in ten bins
   of width 0.1: the bin's mean probability and how often the role was the true one.
 
@@ -25,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.records import GameRecord, RunStore
+from harness.records.deals import deal_of
 from harness.records.probes import ProbeRecord, read_probes
 
 from .probe_scores import SOURCES, Forecast, cluster_bootstrap, forecasts, probe_score
@@ -73,13 +75,23 @@ def _row(
 
 def load_probes(run_dir: str | Path) -> tuple[list[ProbeRecord], dict[str, dict[int, str]]]:
     """The probes of the run's finished games, and those games' roles by seat."""
-    roles = _roles(RunStore(Path(run_dir)).games())
-    return [p for p in read_probes(run_dir) if p.game_id in roles], roles
+    probes, roles, _ = _load(run_dir)
+    return probes, roles
+
+
+def _load(
+    run_dir: str | Path,
+) -> tuple[list[ProbeRecord], dict[str, dict[int, str]], dict[str, str]]:
+    """:func:`load_probes` and the deal of every finished game."""
+    games = RunStore(Path(run_dir)).games()
+    roles = _roles(games)
+    deals = {g.game_id: deal_of(g) for g in games}
+    return [p for p in read_probes(run_dir) if p.game_id in roles], roles, deals
 
 
 def probe_tables(run_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """``(probes, probe_summary, calibration)``; empty tables when the run has no probes."""
-    probes, roles = load_probes(run_dir)
+    probes, roles, deals = _load(run_dir)
     if not probes:
         return (pd.DataFrame(columns=TABLE_COLUMNS), pd.DataFrame(columns=SUMMARY_COLUMNS),
                 pd.DataFrame(columns=CALIBRATION_COLUMNS))  # fmt: skip
@@ -98,7 +110,7 @@ def probe_tables(run_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.Da
         scored = [(p, fs) for p, fs in mine if fs]
         diffs = [probe_score(fs, "counting") - probe_score(fs, "model") for _, fs in scored]
         beats, lo, hi = cluster_bootstrap(
-            diffs, [p.game_id for p, _ in scored], resamples=RESAMPLES, seed=0
+            diffs, [deals[p.game_id] for p, _ in scored], resamples=RESAMPLES, seed=0
         )
         n_invalid = sum(1 for p, _ in mine if not p.valid)
         summary.append({

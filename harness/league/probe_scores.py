@@ -90,9 +90,10 @@ def cluster_bootstrap(
     seed: int = 0,
     level: float = 0.95,
 ) -> tuple[float, float, float]:
-    """Mean of ``values`` and its percentile interval from resampling whole clusters (games)
-    with replacement: probes of one game are not independent.  ``(nan, nan, nan)`` when empty;
-    the interval is ``(mean, mean)`` with a single cluster."""
+    """Mean of ``values`` and its percentile interval from resampling whole clusters (deals)
+    with replacement: probes of one game, and the games of one deal, are not independent.
+    ``(nan, nan, nan)`` when empty; the interval is ``(nan, nan)`` with a single cluster (no
+    interval: reports show "–")."""
     if not values:
         return math.nan, math.nan, math.nan
     groups: dict[str, list[float]] = {}
@@ -101,7 +102,7 @@ def cluster_bootstrap(
     mean = sum(values) / len(values)
     keys = sorted(groups)
     if len(keys) < 2:
-        return mean, mean, mean
+        return mean, math.nan, math.nan
     sums = [(sum(groups[k]), len(groups[k])) for k in keys]
     rng = random.Random(seed)
     stats = []

@@ -24,9 +24,11 @@ larger losing team may gain a little.  Schedules rotate roles over players, so t
 shared; compare ratings only between players of the same run, and use the role-adjusted score
 for role-fair comparisons.
 
-**Intervals.**  A bootstrap resamples the games with replacement (``B`` times, seeded), replays the
-resample in ``game_id`` order and takes the 2.5 and 97.5 percentiles of each player's final
-``mu`` and ordinal (``mu - 3·sigma``).  Sequential ratings depend on order and on the number of
+**Intervals.**  A bootstrap resamples whole deals with replacement (``B`` times, seeded; every game
+of a drawn deal comes along, since a paired league's games of one deal are not independent —
+docs/statistics.md), replays the resample in ``game_id`` order and takes the 2.5 and 97.5
+percentiles of each player's final ``mu`` and ordinal (``mu - 3·sigma``); with fewer than two
+deals there is no interval (NaN).  Sequential ratings depend on order and on the number of
 games, so the interval shows the spread of the rating procedure over plausible sets of games; it
 is not a sampling distribution of a fixed parameter.
 """
@@ -40,6 +42,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .stats import deals
 
 __all__ = ["RatedGame", "compute_ratings", "prepare_games", "rate_games"]
 
@@ -221,8 +225,8 @@ def compute_ratings(
     """Ratings per player with bootstrap 95 % intervals (see the module docstring).
 
     Columns: ``player``, ``games`` (games rated), ``mu``, ``sigma``, ``ordinal`` (``mu - 3·sigma``),
-    ``mu_lo``, ``mu_hi``, ``ordinal_lo``, ``ordinal_hi`` (NaN when ``bootstrap`` is 0).  Sorted by
-    ordinal, best first.
+    ``mu_lo``, ``mu_hi``, ``ordinal_lo``, ``ordinal_hi`` (NaN when ``bootstrap`` is 0 or the
+    games are of one deal).  Sorted by ordinal, best first.
     """
     columns = ["player", "games", "mu", "sigma", "ordinal", "mu_lo", "mu_hi", "ordinal_lo",
                "ordinal_hi"]  # fmt: skip
@@ -232,12 +236,20 @@ def compute_ratings(
     model = _model()
     point = rate_games(games, model)
     players = sorted(point)
+    # the games (indices into ``games``, in game order) of each deal
+    deal_of = dict(zip(seats["game_id"].astype(str), deals(seats).astype(str), strict=True))
+    by_deal: dict[str, list[int]] = {}
+    for i, g in enumerate(games):
+        by_deal.setdefault(deal_of[g.game_id], []).append(i)
+    groups = list(by_deal.values())
+    if len(groups) < 2:
+        bootstrap = 0
     mus = np.full((bootstrap, len(players)), np.nan)
     ords = np.full((bootstrap, len(players)), np.nan)
     rng = np.random.default_rng(seed)
-    n = len(games)
     for b in range(bootstrap):
-        idx = np.sort(rng.integers(0, n, size=n))
+        drawn = rng.integers(0, len(groups), size=len(groups))
+        idx = sorted(i for d in drawn for i in groups[d])
         res = rate_games([games[i] for i in idx], model)
         for j, p in enumerate(players):
             if p in res:

@@ -51,7 +51,7 @@ from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
 from .signal_report import TITLE as SIGNALS_TITLE
 from .signal_report import claim_effect_table, signal_table, talk_line, talk_setting
 from .spend_report import spend_table, unrecorded_note
-from .stats import base_rates, clustered_wilson, load_run, rates, role_adjusted, win_rates
+from .stats import base_rates, clustered_wilson, deals, load_run, rates, role_adjusted, win_rates
 
 __all__ = [
     "NOT_VALID",
@@ -68,6 +68,10 @@ REPORT_DIR = "report"
 TABLES = ("summary", "win_rates", "role_adjusted", "ratings", "rates", "base_rates", "spend",
           "compactions", "signals", "claim_effect")  # fmt: skip
 NOT_VALID = "not valid"
+INTERVALS_NOTE = (
+    "Every 95% interval is clustered by deal (the games of one deal are one cluster; "
+    'docs/statistics.md); "–": no interval (one deal).'
+)
 
 
 @dataclass
@@ -138,7 +142,7 @@ def _summary(
     for player, part in seats.groupby("player", sort=True):
         n = len(part)
         k = int(part["won"].sum())
-        lo, hi = clustered_wilson(part["won"], part["game_id"])
+        lo, hi = clustered_wilson(part["won"], deals(part))
         rows.append(
             {
                 "player": player,
@@ -291,8 +295,10 @@ def _interval(fmt: Fmt, lo: str, hi: str) -> Cell:
 
 def _with_interval(fmt: Fmt, value: str, lo: str, hi: str) -> Cell:
     def cell(row: pd.Series) -> str:
+        if _nan(row[value]):
+            return "–"
         if _nan(row[lo]) or _nan(row[hi]):
-            return fmt(row[value])
+            return f"{fmt(row[value])} (–)"  # one deal: no interval
         return f"{fmt(row[value])} ({fmt(row[lo])} … {fmt(row[hi])})"
 
     return cell
@@ -375,7 +381,8 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         ],
     ),
     "win_rates": (
-        "Win rate by player × role (games = seats played in that role; 95% Wilson interval)",
+        "Win rate by player × role (games = seats played in that role; 95% Wilson interval, "
+        "clustered by deal)",
         [
             ("player", "player", _text),
             ("role", "role", _text),
@@ -387,7 +394,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "role_adjusted": (
         "Role-adjusted score: result minus the role's base rate at that table size and mode "
-        "(percentage points; 95% CI, normal approx., clustered by game)",
+        "(percentage points; 95% CI, Student's t, clustered by deal)",
         [
             ("player", "player", _text),
             ("games", "games", _int),
@@ -401,7 +408,8 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     "luck": (
         "Luck-adjusted score by player × role: the result minus the luck of chance and of "
         "known-policy seats (docs/analysis.md), next to the raw win rate; per player, "
-        "role-adjusted (result minus the role's base rate), raw and luck-adjusted (95% CI)",
+        "role-adjusted (result minus the role's base rate), raw and luck-adjusted (95% CI, "
+        "clustered by deal)",
         [
             ("player", "player", _text),
             ("role", "role", _text),
@@ -412,8 +420,9 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "moves": (
         "Move analysis by player × role (bangarena analyze; docs/analysis.md): win probability "
-        "lost per decision, blunder rate and accuracy (0-100); 95% CI, normal approx., "
-        "clustered by game",
+        "lost per decision, blunder rate and accuracy (0-100) of the player's own choices; 95% "
+        "CI, Student's t, clustered by deal; left out and counted apart: fallback moves, "
+        "autopilot moves, forced (one-option) decisions",
         [
             ("player", "player", _text),
             ("role", "role", _text),
@@ -426,10 +435,14 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
                 None,
             ),
             ("accuracy", _valid(_with_interval(_num(1), "accuracy", "acc_lo", "acc_hi")), None),
+            ("fallbacks", "fallbacks", _int),
+            ("autopilot", "autopilot", _int),
+            ("forced", "forced", _int),
         ],
     ),
     "ratings": (
-        "Ratings (openskill Plackett-Luce, team matches in game order; bootstrap 95% CI)",
+        "Ratings (openskill Plackett-Luce, team matches in game order; 95% CI from a bootstrap "
+        "of whole deals)",
         [
             ("player", "player", _text),
             ("games", "games", _int),
@@ -442,7 +455,8 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "rates": (
         "Decisions, fallbacks and costs (rates per decision — for model players per model "
-        'decision, one with more than one option: "4 of 7" — latency, tokens, cost per game)',
+        'decision, one with more than one option: "4 of 7" — latency per decision (a model '
+        "player's over the decisions it answered itself), tokens, cost per game)",
         [
             ("player", "player", _text),
             ("kind", "kind", _text),
@@ -461,8 +475,9 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         "Model seats — rates per model decision (more than one option; a single option never "
         "reaches the model): fallback, invalid, truncated (answers cut by the token limit, not "
         "counted as invalid), timeout; per call (every attempt, retries and re-prompts "
-        "included): /call, overflow (requests longer than the model's context); call latency "
-        "p50 / p95; cached input tokens of the calls that reported them (n/a: none did); "
+        "included): /call, overflow (requests longer than the model's context), failed calls "
+        "(no answer: errors, timeouts, overflows); call latency p50 / p95 over the answered "
+        "calls; cached input tokens of the calls that reported them (n/a: none did); "
         "fallback reasons in rates.csv",
         [
             ("player", "player", _text),
@@ -479,6 +494,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("timeout/call", "timeout_per_call", _pct),
             ("overflow/call", "overflow_per_call", _pct),
             ("error/call", "error_per_call", _pct),
+            ("failed calls", "failed_calls", _int),
             ("call p50 / p95", _latency, None),
             ("cached in", _cached, None),
         ],
@@ -586,7 +602,7 @@ _PROBE_SCORES: list[Column] = [
 _SPECS["probe_summary"] = (
     "Belief probes per model player (docs/probes.md): Brier score and log loss of the model, the "
     "counting observer and the rule bot on the same forecasts; beats the counting observer by "
-    "(its Brier score minus the model's, per probe; 95% CI, cluster bootstrap over games)",
+    "(its Brier score minus the model's, per probe; 95% CI, cluster bootstrap over deals)",
     [
         ("player", "player", _text),
         ("model", "model", _text),
@@ -686,6 +702,7 @@ def print_report(report: Report, console: Any = None) -> None:
     console = console if console is not None else Console()
     console.print(f"[bold]{escape(_headline(report))}[/bold]")
     console.print(f"run folder: {escape(str(report.run_dir))}")
+    console.print(escape(INTERVALS_NOTE))
     if report.talk:
         console.print(escape(report.talk))
     for line in _checks(report):
@@ -722,7 +739,7 @@ def markdown(report: Report) -> str:
         + (" and the spend ledger `spend.jsonl`" if not report.spend.empty else " alone")
         + f" (last game finished "
         f"{report.last_finished}); rating intervals from {report.bootstrap} bootstrap resamples "
-        "of the games."
+        f"of whole deals. {INTERVALS_NOTE}"
     )
     if report.talk:
         parts += ["", _md_escape(report.talk)]

@@ -17,12 +17,13 @@ so) are left out when an older record holds them (:func:`on_public_role`).
   and, for comparison, the same player's seats that claimed nothing in games with table talk; and
   whether other seats' marks on the claimant agree with the claim before and after it.
 
-Intervals (95 %) are clustered by deal (:func:`deal_of`: a paired league replays each deal once
+Intervals (95 %) are clustered by deal (:func:`harness.records.deals.deal_of`, the key of every
+report's intervals: a paired league replays each deal once
 per seat rotation, so those games are not independent of each other either; elsewhere a deal is
 one game), because the signals of one game are not independent:
 shares use the Wilson interval at the effective sample size ``n / deff`` (the design effect
 ``deff`` = clustered variance / binomial variance, at least 1); means of per-claim changes use the
-normal approximation with the clustered standard error (:func:`harness.league.stats._clustered_mean`).
+clustered standard error and Student's t (:func:`harness.league.stats.mean_interval`).
 """
 
 from __future__ import annotations
@@ -36,15 +37,15 @@ from typing import Any
 import pandas as pd
 
 from harness.records import RunStore
+from harness.records.deals import deal_of
 from harness.records.models import VOID_SIDE
 from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
 from harness.records.store import RecordError
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
-from .stats import _clustered_mean, clustered_wilson
+from .stats import clustered_wilson, mean_interval
 
-Z95 = 1.959964
 TURNS_PER_RATE = 10  # attack rates are per 10 turns of play
 SIGNAL_COLUMNS = ["player", "role", "seat_games", "claims", "honest", "honest_lo", "honest_hi",
                   "as_deputy", "as_raider", "as_loner", "marks", "accurate", "accurate_lo",
@@ -68,12 +69,6 @@ EFFECT_TITLE = (
 def team_role(role: str | None) -> str | None:
     """The role a claim or mark is judged against: the Double Agent plays as a Raider."""
     return "raider" if role == "double_agent" else role
-
-
-def deal_of(g: Any) -> str:
-    """The deal a game record was played on (table size, mode and seed): the cluster of the
-    intervals, shared by a paired league's rotations of one deal."""
-    return f"{g.seats}:{g.mode}:{g.seed}"
 
 
 @dataclass
@@ -166,11 +161,8 @@ def share_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float
 
 
 def _mean_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:
-    if len(values) == 0:
-        return math.nan, math.nan, math.nan
-    mean, se = _clustered_mean(values.astype(float), clusters)
-    half = Z95 * se if not math.isnan(se) else math.nan
-    return mean, mean - half, mean + half
+    mean, lo, hi, _ = mean_interval(values.astype(float), clusters)
+    return mean, lo, hi
 
 
 def signal_frames(run_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

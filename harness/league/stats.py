@@ -4,10 +4,11 @@
   with their ``void`` reason), ``seats`` (one row per seat of every game with a result — void games
   are excluded from every win rate) and ``all_seats`` (every seat, void games included, for the
   counts of decisions, fallbacks, tokens and costs).
-* :func:`win_rates` — per player × role: games, wins, win rate and its 95 % Wilson interval.
+* :func:`win_rates` — per player × role: games, wins, win rate and its 95 % Wilson interval
+  (clustered by deal).
 * :func:`base_rates` — per seats × mode × role: the win rate of that role over all players.
 * :func:`role_adjusted` — per player: the mean of ``won - base rate of that role at that table size
-  and mode``, with a 95 % interval (normal approximation, standard error clustered by game).
+  and mode``, with a 95 % interval (Student's t, standard error clustered by deal).
 * :func:`rates` — per player: fallback, invalid-answer and timeout rates per decision (for model
   players per *model decision*, one with more than one option) and per model call, call counts,
   call latency median and p95, latency per decision and per game, tokens (cached input tokens
@@ -15,8 +16,11 @@
 
 A player may sit at several seats of one game (a league of two players at a six-seat table); every
 seat counts as one result for its role, so ``games`` in :func:`win_rates` counts seat-games.  The
-seats of one game are not independent, which is why :func:`role_adjusted` clusters its standard
-error by game.  Nothing here is hard-coded: every figure is computed from the records.
+seats of one game are not independent, and neither are the games of one deal (a paired league
+replays a deal once per seating): every interval is clustered by deal, the ``deal_key`` column
+(:func:`harness.records.deals.deal_key`; a frame without it has each game as its own deal).  With
+fewer than two deals an interval is NaN, shown as "–" (docs/statistics.md).  Nothing here is
+hard-coded: every figure is computed from the records.
 """
 
 from __future__ import annotations
@@ -31,24 +35,27 @@ import pandas as pd
 
 from harness.records import GameRecord
 from harness.records.copies import Copy, copies_note
+from harness.records.deals import deal_of
 from harness.records.run_folder import distinct_finished, open_run_folder
 
+from . import stats_basic
 from .flags import game_void
 from .model_calls import DEFAULT_HISTORY, ModelCounts
-from .stats_basic import wilson_share
 
 __all__ = [
     "FALLBACK_REASONS",
     "ROLE_ORDER",
     "RunData",
     "base_rates",
+    "clustered_wilson",
+    "deals",
     "load_run",
+    "mean_interval",
     "rates",
     "role_adjusted",
     "win_rates",
 ]
 
-Z95 = 1.959963984540054
 FALLBACK_REASONS: tuple[str, ...] = (
     "timeout", "error", "invalid_answer", "truncated", "context_overflow",
 )  # fmt: skip
@@ -57,13 +64,13 @@ ROLE_ORDER: tuple[str, ...] = ("marshal", "deputy", "raider", "loner", "double_a
 GAME_COLUMNS = [
     "game_id", "run", "seed", "seats", "mode", "deal", "rotation", "winning_side", "n_winners",
     "rounds", "high_noon", "decisions", "fallbacks", "cost_usd", "input_tokens", "output_tokens",
-    "duration_s", "finished_at", "void",
+    "duration_s", "finished_at", "void", "deal_key",
 ]  # fmt: skip
 SEAT_COLUMNS = [
     "game_id", "seats", "mode", "seat", "player", "kind", "model", "role", "team", "won", "alive",
     "decisions", "fallbacks", *(f"fallback_{r}" for r in FALLBACK_REASONS), "invalid_answers",
     "model_calls", "input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens",
-    "tokens", "cost_usd", "latency_s",
+    "tokens", "cost_usd", "latency_s", "deal_key",
 ]  # fmt: skip
 
 
@@ -115,6 +122,7 @@ def load_run(run_dir: str | Path) -> RunData:
                 **g.model_dump(exclude={"seat_outcomes", "schema_version", "winners"}),
                 "n_winners": len(g.winners),
                 "void": game_void(g),
+                "deal_key": deal_of(g),
             }
         )
         for o in g.seat_outcomes:
@@ -142,6 +150,7 @@ def load_run(run_dir: str | Path) -> RunData:
                 "tokens": o.input_tokens + o.output_tokens,
                 "cost_usd": o.cost_usd,
                 "latency_s": o.latency_s,
+                "deal_key": deal_of(g),
             }
             for r in reasons:
                 row[f"fallback_{r}"] = o.fallbacks.get(r, 0)
@@ -162,8 +171,8 @@ def _role_key(role: pd.Series) -> pd.Series:
 def win_rates(seats: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     """Per player × role (and the extra ``by`` columns, e.g. ``("seats", "mode")``): ``games``
     (seat-games played in that role), ``wins``, ``win_rate`` and the 95 % Wilson interval
-    ``ci_lo`` .. ``ci_hi``, clustered by game (:func:`clustered_wilson`).  Rows are sorted by
-    player, then role in rules order."""
+    ``ci_lo`` .. ``ci_hi``, clustered by deal (:func:`clustered_wilson`; NaN with one deal).
+    Rows are sorted by player, then role in rules order."""
     keys = ["player", "role", *by]
     columns = [*keys, "games", "wins", "win_rate", "ci_lo", "ci_hi"]
     if seats.empty:
@@ -173,7 +182,7 @@ def win_rates(seats: pd.DataFrame, by: Sequence[str] = ()) -> pd.DataFrame:
     g["wins"] = g["wins"].astype(int)
     g["win_rate"] = g["wins"] / g["games"]
     # the same groups in the same order as ``g``'s rows
-    bounds = [clustered_wilson(part["won"], part["game_id"])
+    bounds = [clustered_wilson(part["won"], deals(part))
               for _, part in seats.groupby(keys, sort=False)]  # fmt: skip
     g["ci_lo"] = [lo for lo, _ in bounds]
     g["ci_hi"] = [hi for _, hi in bounds]
@@ -199,27 +208,25 @@ def base_rates(seats: pd.DataFrame) -> pd.DataFrame:
     return g[columns].reset_index(drop=True)
 
 
+def deals(frame: pd.DataFrame) -> pd.Series:
+    """The cluster of every row of a seats (or decisions) frame: its ``deal_key`` column
+    (:func:`harness.records.deals.deal_key`), else its ``game_id`` (each game its own deal)."""
+    return frame["deal_key"] if "deal_key" in frame.columns else frame["game_id"]
+
+
 def clustered_wilson(won: pd.Series, clusters: pd.Series) -> tuple[float, float]:
     """The 95 % Wilson interval of the win rate of ``won`` (1/0 per seat-game) when the seats
-    are clustered: a player who holds several seats of one game (two Raiders of the same team
-    win or lose together) has fewer independent results than seat-games.  The sample size is
-    divided by the design effect ``deff = Σ_g (Σ_{i∈g} (x_i - p))² / (n·p(1-p))`` over the
-    ``clusters`` (never below 1), and the Wilson interval is taken on that effective size: with
-    one seat per cluster ``deff`` is exactly 1 and this is the plain Wilson interval."""
-    n = len(won)
-    if n == 0:
-        return (0.0, 1.0)
-    x = won.astype(float)
-    p = float(x.mean())
-    spread = n * p * (1.0 - p)
-    sums = (x - p).groupby(clusters.to_numpy()).sum()
-    deff = float((sums**2).sum()) / spread if spread > 0 else 1.0
-    return wilson_share(p, n / max(1.0, deff))
+    are clustered by deal: a player who holds several seats of one game (two Raiders of the same
+    team win or lose together), or plays one deal in several seatings, has fewer independent
+    results than seat-games (:func:`harness.league.stats_basic.clustered_wilson`: the Wilson
+    interval at the design-effect sample size).  ``(nan, nan)`` with fewer than two clusters."""
+    bounds = stats_basic.clustered_wilson(won.astype(float).tolist(), clusters.tolist())
+    return (math.nan, math.nan) if bounds is None else bounds
 
 
 def _clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, float]:
-    """Mean of ``values`` and its standard error clustered by ``clusters`` (NaN with < 2
-    clusters): ``se² = G/(G-1) · Σ_g (Σ_{i∈g} (x_i - x̄))² / n²``."""
+    """Mean of ``values`` and its standard error clustered by ``clusters`` (the deals: NaN with
+    < 2 clusters): ``se² = G/(G-1) · Σ_g (Σ_{i∈g} (x_i - x̄))² / n²``."""
     n = len(values)
     mean = float(values.mean())
     resid = (values - mean).groupby(clusters.to_numpy()).sum()
@@ -230,30 +237,43 @@ def _clustered_mean(values: pd.Series, clusters: pd.Series) -> tuple[float, floa
     return mean, math.sqrt(var)
 
 
+def mean_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float, float]:
+    """``(mean, lo, hi, se)``: the mean of ``values``, its standard error clustered by
+    ``clusters`` (the deals, :func:`_clustered_mean`) and the 95 % interval ``mean ± t·se``, ``t``
+    the 97.5 % quantile of Student's t with ``G − 1`` degrees of freedom (``G`` clusters: the
+    variance is estimated from them only).  NaN bounds and ``se`` with fewer than two clusters;
+    NaN everywhere when ``values`` is empty."""
+    if len(values) == 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean, se = _clustered_mean(values, clusters)
+    if math.isnan(se):
+        return mean, math.nan, math.nan, se
+    half = stats_basic.t_quantile(0.975, clusters.nunique() - 1) * se
+    return mean, mean - half, mean + half, se
+
+
 def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
     """Per player: each seat's result (1 won, 0 lost) minus the base rate of its role at that
     table size and mode (:func:`base_rates`), averaged over the player's seats.
 
     Columns: ``player``, ``games`` (distinct games), ``seat_games``, ``wins``, ``win_rate``,
     ``expected`` (mean base rate of the roles the player was dealt), ``score`` (= win_rate -
-    expected), ``se`` and the 95 % interval ``ci_lo`` .. ``ci_hi`` (normal approximation; the
-    standard error is clustered by game because a player's seats in one game are not
-    independent).  Sorted by score, best first.
+    expected), ``se`` and the 95 % interval ``ci_lo`` .. ``ci_hi`` (:func:`mean_interval`; the
+    standard error is clustered by deal because a player's seats in one game, and its games of
+    one deal, are not independent; NaN with one deal).  Sorted by score, best first.
     """
     columns = ["player", "games", "seat_games", "wins", "win_rate", "expected", "score", "se",
                "ci_lo", "ci_hi"]  # fmt: skip
     if seats.empty:
         return pd.DataFrame(columns=columns)
     base = base_rates(seats)[["seats", "mode", "role", "base_rate"]]
-    df = seats[["game_id", "seats", "mode", "player", "role", "won"]].merge(
-        base, on=["seats", "mode", "role"], how="left"
-    )
+    df = seats[["game_id", "seats", "mode", "player", "role", "won"]].assign(deal=deals(seats))
+    df = df.merge(base, on=["seats", "mode", "role"], how="left")
     df["won"] = df["won"].astype(float)
     df["resid"] = df["won"] - df["base_rate"]
     rows = []
     for player, part in df.groupby("player", sort=True):
-        score, se = _clustered_mean(part["resid"], part["game_id"])
-        half = Z95 * se if not math.isnan(se) else math.nan
+        score, lo, hi, se = mean_interval(part["resid"], part["deal"])
         rows.append(
             {
                 "player": player,
@@ -264,8 +284,8 @@ def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
                 "expected": float(part["base_rate"].mean()),
                 "score": score,
                 "se": se,
-                "ci_lo": score - half,
-                "ci_hi": score + half,
+                "ci_lo": lo,
+                "ci_hi": hi,
             }
         )
     out = pd.DataFrame(rows, columns=columns)
@@ -276,7 +296,8 @@ RATE_COLUMNS = [
     "player", "kind", "model", "history", "games", "seat_games", "void_games", "decisions",
     "fallbacks",
     "fallback_rate", "timeouts", "timeout_rate", "invalid_answers", "invalid_rate",
-    "model_decisions", "single_option", "model_calls", "calls_per_decision", "fallback_per_call",
+    "model_decisions", "single_option", "model_calls", "failed_calls", "calls_per_decision",
+    "fallback_per_call",
     "invalid_per_call", "timeout_per_call", "error_per_call", "truncated_rate",
     "truncated_per_call", "overflow_per_call", "call_latency_median_s",
     "call_latency_p95_s", "decision_latency_median_s", "decision_latency_p95_s", "lost_records",
@@ -311,10 +332,13 @@ def rates(
       ``timeout_per_call``, ``error_per_call`` (failed calls: server, connection, rate limit, bad
       response), ``truncated_rate`` (decisions with an answer cut by the token limit / model
       decisions; never counted as invalid), ``truncated_per_call``, ``overflow_per_call``
-      (requests refused as longer than the model's context), ``call_latency_median_s`` / ``call_latency_p95_s`` (per call) and
-      ``decision_latency_*`` (per model decision), ``lost_records`` (model decisions with no model
-      record), ``fallback_reasons`` (``error 35 (connection_error 35)``);
-    * ``latency_per_decision_ms`` — milliseconds per decision; ``latency_per_game_s``,
+      (requests refused as longer than the model's context), ``failed_calls`` (calls that got no
+      answer: errors, timeouts, overflows), ``call_latency_median_s`` /
+      ``call_latency_p95_s`` (over the answered calls) and ``decision_latency_*`` (over the model
+      decisions the model answered itself, no fallback), ``lost_records`` (model decisions with
+      no model record), ``fallback_reasons`` (``error 35 (connection_error 35)``);
+    * ``latency_per_decision_ms`` — milliseconds per decision (a model player's: the mean over the
+      model decisions it answered itself, as the decision latency); ``latency_per_game_s``,
       ``tokens_per_game`` (input + output), ``cost_per_game_usd`` — the player's seats of a game
       summed, averaged over the games it played; ``cached_input_tokens`` summed over the run's
       calls that reported them (NaN when none did: not reported is not 0) and
@@ -379,6 +403,8 @@ def rates(
                     "model_decisions": c.decisions,
                     "single_option": c.single_option,
                     "model_calls": c.calls,
+                    "failed_calls": c.failed_calls,
+                    "latency_per_decision_ms": 1000 * _or_nan(c.mean_decision_latency),
                     "calls_per_decision": _or_nan(c.calls_per_decision),
                     "fallback_per_call": _or_nan(c.fallback_per_call),
                     "invalid_per_call": _or_nan(c.invalid_per_call),

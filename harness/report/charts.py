@@ -2,7 +2,8 @@
 
 Pure functions from plain numbers to coordinates, so the templates only place shapes:
 
-* :func:`win_rate_chart` — win rate per player × role: bars, 95 % Wilson whiskers;
+* :func:`win_rate_chart` — win rate per player × role: bars, 95 % Wilson whiskers (clustered by
+  deal; none with one deal);
 * :func:`interval_chart` — one row per item: a value with its 95 % interval, as a dot
   (ratings) or as a bar from zero (role-adjusted scores);
 * :func:`panel_chart` — small multiples, one panel per mode: a value by table size with its
@@ -65,7 +66,8 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
 
 def win_rate_chart(role_rates: Sequence[Any], colors: dict[str, str]) -> dict[str, Any]:
     """Bars (win rate), 95 % Wilson whiskers and ticks per player × role; ``role_rates`` have
-    ``player``, ``role``, ``games``, ``wins``, ``rate`` and ``interval``."""
+    ``player``, ``role``, ``games``, ``wins``, ``rate`` and ``interval`` (``None``: no whisker,
+    ``lo``/``hi`` of the row ``None``)."""
     label_w, plot_w, right_w, row_h, top = 190, 420, 150, 22, 28
     rows = []
     groups = []
@@ -78,7 +80,7 @@ def win_rate_chart(role_rates: Sequence[Any], colors: dict[str, str]) -> dict[st
             groups.append({"y": y + 14, "role": r.role})
             y += row_h
             last_role = r.role
-        lo, hi = r.interval
+        lo, hi = r.interval if r.interval is not None else (None, None)
         rows.append(
             {
                 "y": y,
@@ -91,8 +93,8 @@ def win_rate_chart(role_rates: Sequence[Any], colors: dict[str, str]) -> dict[st
                 "lo": lo,
                 "hi": hi,
                 "w": round(plot_w * r.rate, 1),
-                "xlo": round(label_w + plot_w * lo, 1),
-                "xhi": round(label_w + plot_w * hi, 1),
+                "xlo": None if lo is None else round(label_w + plot_w * lo, 1),
+                "xhi": None if hi is None else round(label_w + plot_w * hi, 1),
                 "color": colors.get(r.player, PALETTE[-1]),
             }
         )
@@ -179,14 +181,15 @@ def interval_chart(
 
 @dataclass(frozen=True)
 class Point:
-    """A rate at one table size: ``k`` of ``n`` with its 95 % Wilson interval."""
+    """A rate at one table size: ``k`` of ``n`` with its 95 % Wilson interval (clustered by deal;
+    ``None`` with one deal: no whisker)."""
 
     seats: int
     k: int
     n: int
     rate: float
-    lo: float
-    hi: float
+    lo: float | None
+    hi: float | None
 
 
 @dataclass(frozen=True)
@@ -226,8 +229,8 @@ def panel_chart(
                 {
                     "x": round(px(p.seats) + dx, 1),
                     "y": py(p.rate),
-                    "ylo": py(p.lo),
-                    "yhi": py(p.hi),
+                    "ylo": None if p.lo is None else py(p.lo),
+                    "yhi": None if p.hi is None else py(p.hi),
                     "seats": p.seats,
                     "title": point_title(s, p),
                 }

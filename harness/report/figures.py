@@ -5,7 +5,8 @@ as ``bangarena league report``.
 :func:`league_figures` returns plain, picklable values (it runs in a worker process while the
 game files are written): per player the openskill rating with its bootstrap 95 % interval and the
 role-adjusted score with its 95 % interval; the win rate of every player by table size × mode;
-and the base win rate of every role by table size × mode, each with its 95 % Wilson interval;
+and the base win rate of every role by table size × mode, each with its 95 % Wilson interval
+(every interval clustered by deal, ``None`` with one deal: docs/statistics.md);
 and a model's win rate by role per language (:mod:`harness.league.locales`) as table rows.
 """
 
@@ -38,8 +39,8 @@ def _rate_cell(
         "n": int(r["games"]),
         "k": int(r["wins"]),
         "rate": float(rate),
-        "lo": float(interval[0]),
-        "hi": float(interval[1]),
+        "lo": _num(interval[0]),
+        "hi": _num(interval[1]),
     }
 
 
@@ -78,7 +79,8 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
         _rate_cell(r, r["win_rate"], (r["ci_lo"], r["ci_hi"]), player=str(r["player"]))
         for r in by_size.to_dict("records")
     ]
-    # a role's seats of one game win or lose together: the intervals are clustered by game
+    # a role's seats of one game win or lose together, and a paired league's games of one deal
+    # share their luck: the intervals are clustered by deal
     base_ci = {
         (r["seats"], r["mode"], r["role"]): (r["ci_lo"], r["ci_hi"])
         for r in win_rates(seats.assign(player=""), by=("seats", "mode")).to_dict("records")
@@ -156,8 +158,8 @@ def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:
             "role_adjusted": r["role"] == ROLE_ADJUSTED,
             "seat_games": int(r["seat_games"]),
             "raw": float(r["win_rate"]),
-            "raw_lo": float(r["win_lo"]),
-            "raw_hi": float(r["win_hi"]),
+            "raw_lo": _num(r["win_lo"]),
+            "raw_hi": _num(r["win_hi"]),
             "adjusted": _num(r["adjusted"]),
             "adj_lo": _num(r["adj_lo"]),
             "adj_hi": _num(r["adj_hi"]),

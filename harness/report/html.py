@@ -101,12 +101,32 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["pct"] = lambda x: f"{100 * x:.1f} %"
+    env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.1f} %"
     env.filters["usd"] = lambda x: f"${x:,.4f}" if x < 100 else f"${x:,.2f}"
     env.filters["num"] = lambda x: f"{x:,}"
     env.filters["fix"] = lambda x, d=2: "—" if x is None else f"{x:.{d}f}"
     env.filters["pp"] = lambda x: "—" if x is None else f"{100 * x:+.1f}"
+    env.filters["ci"] = interval_text
     return env
+
+
+_INTERVAL_FORMATS: dict[str, Callable[[float], str]] = {
+    "pct": lambda x: f"{100 * x:.1f} %",
+    "pp": lambda x: f"{100 * x:+.1f}",
+    "fix": lambda x: f"{x:.2f}",
+    "fix1": lambda x: f"{x:.1f}",
+    "fix3": lambda x: f"{x:.3f}",
+}
+
+
+def interval_text(bounds: Sequence[float | None] | None, kind: str = "pct") -> str:
+    """``(41.2 % – 53.8 %)`` for a 95 % interval, ``(–)`` when there is none (one deal: every
+    interval is clustered by deal, docs/statistics.md); ``kind`` is the format of the bounds."""
+    lo, hi = bounds if bounds is not None else (None, None)
+    if lo is None or hi is None or lo != lo or hi != hi:  # None or NaN
+        return "(–)"
+    fmt = _INTERVAL_FORMATS[kind]
+    return f"({fmt(lo)} – {fmt(hi)})"
 
 
 def _static(name: str) -> str:
@@ -188,7 +208,7 @@ def charts(
                 r["ordinal"],
                 r["ordinal_lo"],
                 r["ordinal_hi"],
-                f"{r['ordinal']:.2f} ({_fix(r['ordinal_lo'])} – {_fix(r['ordinal_hi'])})",
+                f"{r['ordinal']:.2f} {interval_text((r['ordinal_lo'], r['ordinal_hi']), 'fix')}",
                 fill(
                     C["ratings_tip"],
                     player=r["player"],
@@ -220,7 +240,9 @@ def charts(
                     value=_pp(r["score"]),
                     lo=_pp(r["score_lo"]),
                     hi=_pp(r["score_hi"]),
-                ),
+                )
+                if r["score_lo"] is not None and r["score_hi"] is not None
+                else f"{_pp(r['score'])} {C['pp']} (–)",  # one deal: no interval
                 fill(
                     C["adjusted_tip"],
                     player=r["player"],
@@ -285,8 +307,8 @@ def charts(
             rate=f"{100 * p.rate:.1f}",
             k=p.k,
             n=p.n,
-            lo=f"{100 * p.lo:.1f}",
-            hi=f"{100 * p.hi:.1f}",
+            lo="–" if p.lo is None else f"{100 * p.lo:.1f}",
+            hi="–" if p.hi is None else f"{100 * p.hi:.1f}",
         )
 
     return {

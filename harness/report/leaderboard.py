@@ -4,10 +4,13 @@ its rating over every pooled game — as a DataFrame, ``leaderboard.csv`` and a 
 ``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline).
 
 Rows per player: one per role (``raw`` = win rate with its Wilson interval, ``adjusted`` = mean
-luck-adjusted score, interval clustered by game), then ``all (role-adjusted)`` (result minus the
-role's base rate at that table size and mode over the pooled seats, raw and luck-adjusted), which
-also carries the player's openskill rating (``mu`` and ordinal ``mu − 3σ``, rated over the pooled
-games in run order, bootstrap 95 % intervals: :func:`harness.league.ratings.compute_ratings`).
+luck-adjusted score), then ``all (role-adjusted)`` (result minus the role's base rate at that
+table size and mode over the pooled seats, raw and luck-adjusted), which also carries the
+player's openskill rating (``mu`` and ordinal ``mu − 3σ``, rated over the pooled games in run
+order, 95 % intervals from a bootstrap of whole deals:
+:func:`harness.league.ratings.compute_ratings`).  Every interval is clustered by deal (the pooled
+seats' ``deal_key``: one seed at one table size and mode, whichever run played it); with one deal
+there is none (NaN in the CSV, "[–]" on the page).
 """
 
 from __future__ import annotations
@@ -96,7 +99,15 @@ def _environment() -> Environment:
     )
     env.filters["f3"] = lambda x: "–" if x is None or math.isnan(x) else f"{x:.3f}"
     env.filters["f1"] = lambda x: "–" if x is None or math.isnan(x) else f"{x:.1f}"
+    env.globals["bracket"] = _bracket
     return env
+
+
+def _bracket(lo: float | None, hi: float | None, digits: int) -> str:
+    """``[0.412, 0.538]``, or ``[–]`` when there is no interval (one deal)."""
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return "[–]"
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
 def render_html(pool: Pool, table: pd.DataFrame) -> str:

@@ -1,11 +1,13 @@
 """League summary for the HTML report, from ``games.jsonl`` alone, in pure Python (no pandas).
 
 * win rate per player × role (every seat of every game is one result for its role, so a player
-  sitting at two seats of a game counts twice), with its 95 % Wilson interval; void games (ended
-  without a result) are excluded from every win rate and counted apart;
+  sitting at two seats of a game counts twice), with its 95 % Wilson interval clustered by deal
+  (:func:`harness.league.stats_basic.clustered_wilson`, the league report's interval; ``None``
+  with one deal); void games (ended without a result) are excluded from every win rate and
+  counted apart;
 * per player: seat-games, decisions, fallbacks by reason and per decision, invalid model answers
   per model call, tokens (cached input tokens too), cost per seat-game and per decision, latency
-  per decision; for model players (given the run folder) the counts per *model decision* — one
+  per decision (a model player's over the decisions it answered itself); for model players (given the run folder) the counts per *model decision* — one
   with more than one option — and per call, call latency median / p95 and the history policy
   (:mod:`harness.league.model_calls`);
 * per table (seats × mode): games and wins of each side;
@@ -28,8 +30,9 @@ from harness.league.model_calls import (
     count_model_calls,
     history_policies,
 )
-from harness.league.stats_basic import wilson
+from harness.league.stats_basic import clustered_wilson, wilson
 from harness.records import GameRecord, RunStore
+from harness.records.deals import deal_of
 
 __all__ = [
     "ROLE_ORDER",
@@ -47,20 +50,27 @@ FALLBACK_REASONS: tuple[str, ...] = (
 )  # fmt: skip
 
 
+Interval = tuple[float, float] | None  # a 95 % interval; None: none (one deal)
+
+
+def _interval(results: Sequence[tuple[bool, str]]) -> Interval:
+    """The deal-clustered 95 % Wilson interval of ``(won, deal)`` results."""
+    if not results:
+        return None
+    return clustered_wilson([float(w) for w, _ in results], [d for _, d in results])
+
+
 @dataclass(frozen=True)
 class RoleRate:
     player: str
     role: str
     games: int  # seat-games
     wins: int
+    interval: Interval = None  # clustered by deal; None with one deal
 
     @property
     def rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
 
 
 @dataclass
@@ -84,6 +94,7 @@ class PlayerRates:
     history: str | None = None  # a model player's history policy
     counts: ModelCounts | None = None  # model decisions and calls, from the game files
     flag: str | None = None  # why this player's win rates are not valid
+    interval: Interval = None  # of the win rate, clustered by deal; None with one deal
 
     @property
     def valid(self) -> bool:
@@ -97,10 +108,6 @@ class PlayerRates:
     @property
     def win_rate(self) -> float:
         return self.wins / self.rated_games if self.rated_games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.rated_games)
 
     @property
     def fallback_total(self) -> int:
@@ -143,6 +150,11 @@ class PlayerRates:
 
     @property
     def latency_per_decision(self) -> float:
+        """Seconds per decision; a model player's over the model decisions it answered itself
+        (a fallback after an instant connection error is no answer)."""
+        c = self.counts
+        if c is not None and c.games_read:
+            return c.mean_decision_latency or 0.0
         return self.latency_s / self.decisions if self.decisions else 0.0
 
 
@@ -214,7 +226,8 @@ def summarize(
         model = spec.get("model")
         label = f"{model.get('provider')}/{model.get('model')}" if isinstance(model, dict) else None
         players[name] = PlayerRates(name, str(spec.get("kind", "?")), label)
-    cells: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    cells: dict[tuple[str, str], list[tuple[bool, str]]] = defaultdict(list)
+    results: dict[str, list[tuple[bool, str]]] = defaultdict(list)  # per player
     tables: dict[tuple[int, str], TableSides] = {}
     for g in games:
         void = game_void(g) is not None
@@ -250,9 +263,8 @@ def summarize(
             p.latency_s += o.latency_s
             if void:
                 continue
-            cell = cells[(o.player, o.role)]
-            cell[0] += 1
-            cell[1] += int(o.won)
+            cells[(o.player, o.role)].append((bool(o.won), deal_of(g)))
+            results[o.player].append((bool(o.won), deal_of(g)))
     for p in players.values():
         if p.kind == "model":
             p.history = history.get(p.player, DEFAULT_HISTORY)
@@ -260,11 +272,12 @@ def summarize(
             p.counts = counts.get(p.player)
         flag = flags.player_flag(p.player)
         p.flag = flag.message if flag is not None else None
+        p.interval = _interval(results[p.player])
     roles = sorted({role for _, role in cells}, key=_role_key)
     order = {name: i for i, name in enumerate(players)}
     role_rates = [
-        RoleRate(player, role, n, k)
-        for (player, role), (n, k) in sorted(
+        RoleRate(player, role, len(cell), sum(w for w, _ in cell), _interval(cell))
+        for (player, role), cell in sorted(
             cells.items(), key=lambda kv: (_role_key(kv[0][1]), order[kv[0][0]])
         )
     ]

@@ -16,7 +16,7 @@ from harness.cli.main import main
 from harness.league.luck_report import ROLE_ADJUSTED
 from harness.league.pool import pool_runs
 from harness.league.ratings import compute_ratings
-from harness.league.stats import load_run
+from harness.league.stats import clustered_wilson, load_run
 from harness.report.leaderboard import leaderboard_table
 
 BASE = """\
@@ -226,3 +226,18 @@ def test_a_run_config_of_the_wrong_shape_is_read_as_none(
     assert main(["leaderboard", str(odd), "--out", str(tmp_path / "o"), "--bootstrap", "0"]) == 0
     assert main(["league", "report", str(odd)]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_runs_of_the_same_seeds_share_their_deals(runs: dict[str, Path], tmp_path: Path) -> None:
+    """Two runs that played the same seeds at the same table share those deals: one cluster
+    each in every pooled interval (docs/statistics.md)."""
+    same = _league(tmp_path, "runsame", kind="random")  # run a's seeds, other players' games
+    pool = pool_runs([str(runs["a"]), str(same)])
+    assert pool.left_out == []
+    assert (pool.seats.groupby("deal_key")["run"].nunique() == 2).all()
+    table = leaderboard_table(pool, bootstrap=0)
+    row = table[(table["player"] == "random") & (table["role"] == "raider")].iloc[0]
+    seats = pool.seats[(pool.seats["player"] == "random") & (pool.seats["role"] == "raider")]
+    by_deal = clustered_wilson(seats["won"], seats["deal_key"])
+    assert (row["raw_lo"], row["raw_hi"]) == pytest.approx(by_deal)
+    assert by_deal != pytest.approx(clustered_wilson(seats["won"], seats["game_id"]))

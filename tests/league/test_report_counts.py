@@ -91,9 +91,14 @@ SCRIPT = [
 ]
 
 
-def write_model_run(root: Path, history: str = "log", recorded: str | None = None) -> Path:
+Script = list[tuple[str, list[str], dict[str, Any] | None, str | None]]
+
+
+def write_model_run(
+    root: Path, history: str = "log", recorded: str | None = None, script: Script = SCRIPT
+) -> Path:
     """The run: ``history`` is the policy in its config.json, ``recorded`` the one in the game
-    file's seating (older runs record none)."""
+    file's seating (older runs record none), ``script`` the model seat's decisions."""
     store = RunStore(root)
     store.prepare()
     players = [("llm", "model")] + [("bot", "bot")] * 3
@@ -102,14 +107,17 @@ def write_model_run(root: Path, history: str = "log", recorded: str | None = Non
                       model="openai/m" if k == "model" else None, name=f"N{i}",
                       history=recorded if k == "model" else None)
                       for i, (p, k) in enumerate(players)])  # fmt: skip
-    decisions = [decision(i + 1, 0, opts, m, fb) for i, (_, opts, m, fb) in enumerate(SCRIPT)]
+    decisions = [
+        decision(i + 1, 0, opts, m, fb, latency=m["latency_s"] if m else 0.5)
+        for i, (_, opts, m, fb) in enumerate(script)
+    ]
     decisions.append(decision(len(decisions) + 1, 1, ["x", "y"], None))
     end = GameEnd(game_id="g1", winning_side="law", winners=[0], rounds=3,
                   decisions=len(decisions), events=[])  # fmt: skip
     outcomes = [
         SeatOutcome(seat=i, player=p, kind=k, model="openai/m" if k == "model" else None,
                     role=ROLES[i], team=TEAM_OF[ROLES[i]], won=i == 0, alive=True,
-                    decisions=len(SCRIPT) if i == 0 else 1,
+                    decisions=len(script) if i == 0 else 1,
                     fallbacks={"invalid_answer": 1, "timeout": 1} if i == 0 else {},
                     invalid_answers=2 if i == 0 else 0, model_calls=5 if i == 0 else 0,
                     input_tokens=500 if i == 0 else 0, cached_input_tokens=100 if i == 0 else 0,
@@ -139,10 +147,49 @@ def test_counts_per_model_decision_and_per_call(tmp_path: Path) -> None:
     assert c.invalid_per_call == 2 / 5
     assert c.timeout_per_decision == 2 / 4 and c.timeout_per_call == 1 / 5
     assert c.fallback_per_decision == 2 / 4 and c.error_per_call == 0.0
-    assert c.call_latencies == [2.0, 3.0, 1.0, 9.0, 0.5]
-    assert (c.call_latency(0.5), c.call_latency(0.95)) == (2.0, 9.0)
+    # latency over the answered calls (invalid answers are answers); the timed-out call apart
+    assert c.call_latencies == [2.0, 3.0, 1.0, 0.5] and c.failed_calls == 1
+    assert (c.call_latency(0.5), c.call_latency(0.95)) == (1.0, 3.0)
     assert c.cached_input_tokens == 100
     assert c.reasons_text() == "invalid_answer 1, timeout 1 (decision timer 1)"
+
+
+def test_latency_is_over_answered_calls_and_failed_calls_are_counted_apart(
+    tmp_path: Path,
+) -> None:
+    """Instant connection failures (0.00 s, then the R-5 fallback) must not pull the call and
+    decision latency towards 0: the latency columns are over what was answered."""
+    failed = [attempt("connection_error", 0.0) for _ in range(3)]
+    script: Script = [
+        ("down", ["a", "b"], model_record(["a", "b"], failed, "b", "error"), "error")
+        for _ in range(3)
+    ]
+    script += [
+        ("ok", ["a", "b"], model_record(["a", "b"], [attempt(None, 30.0 + k)], "a"), None)
+        for k in range(4)
+    ]
+    run = write_model_run(tmp_path / "run", script=script)
+    c = count_model_calls(run, RunStore(run).games())["llm"]
+    assert c.calls == 13 and c.failed_calls == 9 and c.answered_calls == 4
+    assert (c.call_latency(0.5), c.call_latency(0.95)) == (31.0, 33.0)  # all 13: median 0.0
+    assert (c.decision_latency(0.5), c.mean_decision_latency) == (31.0, 31.5)
+    report = build_report(run, bootstrap=0)
+    llm = report.rates.set_index("player").loc["llm"]
+    assert (llm["call_latency_median_s"], llm["failed_calls"]) == (31.0, 9)
+    assert llm["latency_per_decision_ms"] == pytest.approx(31_500.0)
+    console = Console(width=300, record=True)
+    print_report(report, console)
+    text = console.export_text()
+    header = next(line for line in text.splitlines() if line.startswith("┃ player") and
+                  "failed calls" in line)  # fmt: skip
+    row = next(line for line in text.splitlines() if line.lstrip("│ ").startswith("llm") and
+               "31.00 s / 33.00 s" in line)  # fmt: skip
+    cells = [c.strip() for c in row.split("│")]
+    assert cells[[h.strip() for h in header.split("┃")].index("failed calls")] == "9"
+    from harness.report.summary import load_config, summarize
+
+    summary = summarize("a", RunStore(run).games(), load_config(run), run)
+    assert next(p for p in summary.players if p.player == "llm").latency_per_decision == 31.5
 
 
 def test_report_shows_the_counts_without_nan(tmp_path: Path) -> None:
@@ -152,14 +199,15 @@ def test_report_shows_the_counts_without_nan(tmp_path: Path) -> None:
     assert llm["history"] == "log" and llm["model_decisions"] == 4 and llm["model_calls"] == 5
     assert llm["invalid_rate"] == pytest.approx(0.25)  # not 2 invalid / 7 decisions, never > 1
     assert llm["fallback_rate"] == pytest.approx(0.5) and llm["single_option"] == 3
-    assert llm["call_latency_p95_s"] == 9.0 and llm["cached_input_tokens"] == 100
+    assert llm["call_latency_p95_s"] == 3.0 and llm["cached_input_tokens"] == 100
+    assert llm["failed_calls"] == 1
     console = Console(width=250, record=True)
     print_report(report, console)
     text = console.export_text()
     assert "Model seats — rates per model decision" in text
     row = next(line for line in text.splitlines() if line.lstrip("│ ").startswith("llm") and
                " log " in line)  # fmt: skip
-    for cell in ("25.0%", "40.0%", "2.00 s / 9.00 s", "100"):
+    for cell in ("25.0%", "40.0%", "1.00 s / 3.00 s", "100"):
         assert cell in row, (cell, row)
     md = markdown(report)
     out = save_report(report)

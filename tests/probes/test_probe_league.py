@@ -86,14 +86,16 @@ def test_probes_are_recorded_charged_and_reported_with_both_baselines(
     assert summary["log_loss"].tolist() == pytest.approx([0.6931471805599453] * 2)
     for column in ("brier_counting", "brier_rulebot", "log_loss_counting", "log_loss_rulebot"):
         assert summary[column].between(0, 10).all()
-    assert (summary["beats_lo"] <= summary["beats_counting"]).all()
-    assert (summary["beats_counting"] <= summary["beats_hi"]).all()
+    # the two games are the rotations of one deal: one cluster, so no interval (docs/statistics.md)
+    assert summary["beats_lo"].isna().all() and summary["beats_hi"].isna().all()
     assert {"player", "role", "round", "brier", "brier_counting", "brier_rulebot", "log_loss",
             "log_loss_counting", "log_loss_rulebot"} <= set(table.columns)  # fmt: skip
     everything = table[table["role"] == "all"]
     assert everything["probes"].sum() == len(probes)
     md = (run / "report" / "report.md").read_text()
     assert "Belief probes" in md and "beats counting by" in md
+    for _, r in summary.iterrows():
+        assert f"| {r['beats_counting']:.3f} (–) |" in md
     from harness.cli.main import main
 
     assert main(["report", str(run)]) == 0  # the HTML report: table, figure, calibration plot
@@ -101,7 +103,7 @@ def test_probes_are_recorded_charged_and_reported_with_both_baselines(
     table = html[html.index('id="probe-table"') : html.index('id="probe-calibration"')]
     assert "Beats the counting observer by (95 % CI)" in table
     for _, r in summary.iterrows():
-        assert f"{r['beats_counting']:.3f} ({r['beats_lo']:.3f} – {r['beats_hi']:.3f})" in table
+        assert f"{r['beats_counting']:.3f} (–)" in table
     figure = html[html.index('id="probe-calibration"') :]
     assert figure.index("<svg") < figure.index("</figure>") and "predicted P(role)" in figure
 
