@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.records.models import DecisionLine, GameRecord, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import RecordError, latest_by_game
+from harness.records.store import DamagedGame, RecordError, latest_by_game
 
 from .fitted import FittedValue
 from .known_policies import KnownPolicies, known_policies, table_fallback
@@ -83,12 +83,17 @@ def run_luck(
     }
     records: dict[str, tuple[GameStart, list[DecisionLine], KnownPolicies]] = {}
     for g in games:  # a stored line counts for the policies the game's records give
-        start, decisions, _end = store.read_game(g.game_id)
+        try:
+            start, decisions, _end = store.read_game(g.game_id)
+        except DamagedGame as e:  # reported and left out; the rest of the run is scored
+            e.skipped()
+            continue
         known = known_policies(start, decisions, fallback)
         records[g.game_id] = (start, decisions, known)
         rec = stored.get(g.game_id)
         if rec is not None and not rec.same_policies(known):
             del stored[g.game_id]
+    games = [g for g in games if g.game_id in records]
     out: dict[str, LuckLine] = {}
     if not compute:
         return {g.game_id: stored[g.game_id] for g in games if g.game_id in stored}

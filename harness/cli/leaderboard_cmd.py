@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .args import count
-from .errors import CliError
+from .errors import CliError, path_error
 
 
 def register(sub: Any) -> None:
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         csv_path, html_path = save(pool, table, out)
     except OSError as e:
-        raise CliError(f"cannot write {out}: {e.strerror}") from None
+        raise path_error(e, "cannot write") from None
     k = pool.key
     print(
         f"leaderboard: {pool.seats['game_id'].nunique()} games from {len(pool.runs)} runs "

@@ -19,7 +19,7 @@ from harness.league.runner import Progress as RunProgress
 from harness.views.plural import count
 
 from . import league_report_cmd
-from .errors import CliError
+from .errors import CliError, path_error
 from .progress import PLAIN_INTERVAL_S, Progress
 
 
@@ -101,8 +101,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--workers must be at least 1")
     args.executor = args.executor or config.executor
     args.ray_address = args.ray_address or (config.ray_address if args.executor == "ray" else None)
-    executor = _executor(args)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
+    try:  # a results folder that cannot be written stops the run before any model call
+        run_dir.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise path_error(e, "cannot create the results folder") from None
+    executor = _executor(args)
     runner = start_runner(
         config,
         run_dir,

@@ -44,8 +44,9 @@ def with_luck(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.Dat
     missing, unless ``compute=False``: then ``LookupError``)."""
     lines = run_luck(run_dir, compute=compute)
     missing = set(seats["game_id"]) - set(lines)
-    if missing:
+    if missing and not compute:
         raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")
+    seats = seats[seats["game_id"].isin(lines)]  # computing, only damaged games (reported) lack one
     df = seats[["game_id", "seats", "mode", "seat", "player", "role", "won"]].copy()
     df["adjusted"] = [lines[g].adjusted[s] for g, s in zip(df["game_id"], df["seat"], strict=True)]
     return df
