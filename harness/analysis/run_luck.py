@@ -68,10 +68,12 @@ def run_luck(
     model: ValueModel | None = None,
     on_game: Callable[[], None] | None = None,
     compute: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, LuckLine]:
     """Every finished game with a result of ``run_dir`` → its :class:`LuckLine` (computed when
     not stored yet for this model, sample count and the policies the game's records give; with
-    ``compute=False`` only the stored ones)."""
+    ``compute=False`` only the stored ones).  ``progress(done, total)`` is told the games to
+    compute before the first and after each one."""
     store = open_run_folder(run_dir)
     games: list[GameRecord] = [g for g in finished_games(store) if g.void is None]
     model = model if model is not None else FittedValue()
@@ -98,6 +100,9 @@ def run_luck(
     if not compute:
         return {g.game_id: stored[g.game_id] for g in games if g.game_id in stored}
     todo = [g for g in games if g.game_id not in stored]
+    computed = 0
+    if progress is not None:
+        progress(computed, len(todo))
     if todo:
         path.parent.mkdir(parents=True, exist_ok=True)
     torn = path.exists() and not path.read_bytes().endswith(b"\n") and path.stat().st_size > 0
@@ -111,8 +116,11 @@ def run_luck(
                 rec = _score(g.game_id, start, decisions, known, model, samples)
                 fh.write(rec.model_dump_json() + "\n")
                 fh.flush()
+                computed += 1
                 if on_game is not None:
                     on_game()
+                if progress is not None:
+                    progress(computed, len(todo))
             out[g.game_id] = rec
     return out
 

@@ -10,6 +10,7 @@ role-adjusted table.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pandas as pd
 
@@ -29,20 +30,28 @@ def _ci(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float, fl
     return mean, mean - half, mean + half, se
 
 
-def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+Progress = Callable[[int, int], None]  # (games computed, games to compute)
+
+
+def luck_table(
+    run_dir: str, seats: pd.DataFrame, compute: bool = True, progress: Progress | None = None
+) -> pd.DataFrame:
     """The table for the seats of the games with a result (``stats.load_run(...).seats``).
     ``compute=False`` reads only stored scores and raises ``LookupError`` when a game has
     none."""
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
-    return scored_table(with_luck(run_dir, seats, compute))
+    return scored_table(with_luck(run_dir, seats, compute, progress))
 
 
-def with_luck(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+def with_luck(
+    run_dir: str, seats: pd.DataFrame, compute: bool = True, progress: Progress | None = None
+) -> pd.DataFrame:
     """The seats of ``run_dir`` (``game_id``, ``seats``, ``mode``, ``seat``, ``player``,
     ``role``, ``won``) with their luck-adjusted score in ``adjusted`` (computed and stored when
-    missing, unless ``compute=False``: then ``LookupError``)."""
-    lines = run_luck(run_dir, compute=compute)
+    missing, unless ``compute=False``: then ``LookupError``; ``progress`` is told how far the
+    computing got)."""
+    lines = run_luck(run_dir, compute=compute, progress=progress)
     missing = set(seats["game_id"]) - set(lines)
     if missing and not compute:
         raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")

@@ -187,9 +187,11 @@ def build_report(
     bootstrap: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     luck: bool = False,
+    luck_progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     """Compute every table of the report of ``run_dir`` from its ``games.jsonl``; with ``luck``
-    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``).
+    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``;
+    ``luck_progress(done, total)`` is told how far that got).
 
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
@@ -227,7 +229,9 @@ def build_report(
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
-        luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
+        luck=_mark(luck_table(str(data.run_dir), seats, progress=luck_progress), flags)
+        if luck
+        else pd.DataFrame(),
         moves=_mark(move_table(str(data.run_dir)), flags),
         compactions=compaction_table(data.run_dir, data.records, config),
         talk=talk_line(data.run_dir),
