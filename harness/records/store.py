@@ -269,10 +269,13 @@ class RunStore:
     def games(self) -> list[GameRecord]:
         """Finished games.  A line that is not a game record (one torn by a stop mid-write) is
         left out with a :func:`notice` — silently once its game was played again and listed in a
-        later line (nothing is missing then)."""
+        later line (nothing is missing then); a file where no line is one is a
+        :class:`RecordError`."""
         if not self.games_path.exists():
             return []
-        games, bad, _count = _parse_lines(self.games_path, GameRecord)
+        games, bad, lines = _parse_lines(self.games_path, GameRecord)
+        if not games and any(i != lines for i, _text in bad):  # no line is one: not a run's file
+            raise RecordError(f"{self.games_path}: line {bad[0][0]} is not a game record")
         listed = {g.game_id for g in games}
         for i, text in bad:
             game = _GAME_ID.search(text)
