@@ -11,6 +11,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from harness.views.plural import count as counted
+
 from .args import count
 from .errors import CliError, path_error
 
@@ -60,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         raise path_error(e, "cannot write") from None
     k = pool.key
     print(
-        f"leaderboard: {pool.seats['game_id'].nunique()} games from {len(pool.runs)} runs "
+        f"leaderboard: {counted(pool.seats['game_id'].nunique(), 'game')} from "
+        f"{counted(len(pool.runs), 'run')} "
         f"({', '.join(pool.runs)}); rules version {k.rules_version}, modes "
         f"{', '.join(k.modes)}, seats {', '.join(map(str, k.seats))}"
         + (f", history {', '.join(k.history)}" if k.history else "")

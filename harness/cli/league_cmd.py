@@ -117,11 +117,16 @@ def run(args: argparse.Namespace) -> int:
     )
     t0 = time.monotonic()
     p = runner.progress
-    print(
-        f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) → {run_dir}"
-    )
+    finished = p.total > 0 and p.skipped == p.total  # a resumed run with nothing left to play
+    if finished:
+        print(f"league {config.name}: all {count(p.total, 'game')} already finished → {run_dir}")
+    else:
+        print(
+            f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) "
+            f"→ {run_dir}"
+        )
     try:
-        _run_with_progress(runner, not args.no_progress, args.progress_interval)
+        _run_with_progress(runner, not args.no_progress and not finished, args.progress_interval)
     except LeagueInterrupted as e:  # SIGINT / SIGTERM: one line, how to resume, 130 / 143
         sys.stdout.flush()
         print(f"bangarena: {e}; resume with: {_resume_command(args)}", file=sys.stderr)
@@ -132,12 +137,13 @@ def run(args: argparse.Namespace) -> int:
         if executor is not None:
             executor.close()
     elapsed = time.monotonic() - t0
-    print(
-        f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · "
-        f"{count(p.decisions, 'decision')} · {count(p.calls, 'model call')} · fallbacks "
-        f"{p.fallbacks} · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
-        file=sys.stderr,
-    )
+    if not finished:  # what this invocation played (a resumed run's earlier games not counted)
+        print(
+            f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · "
+            f"{count(p.decisions, 'decision')} · {count(p.calls, 'model call')} · fallbacks "
+            f"{p.fallbacks} · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
+            file=sys.stderr,
+        )
     print(f"results: {run_dir}  (report: bangarena league report {run_dir})")
     from harness.league.flags import check_run
 

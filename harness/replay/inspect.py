@@ -102,7 +102,8 @@ class DecisionFilter:
     ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``truncated``,
     ``context_overflow``, ``autopilot``, ``spending_cap``) or ``any``; ``invalid`` keeps the
     decisions with an unparseable or illegal answer, ``truncated`` those with an answer cut by
-    the token limit (never counted as invalid).
+    the token limit (never counted as invalid); ``choices`` keeps only the decisions with more
+    than one option (a single option is made without asking).
     """
 
     model: str | None = None
@@ -114,12 +115,15 @@ class DecisionFilter:
     invalid: bool = False
     truncated: bool = False
     game: str | None = None
+    choices: bool = False
     # (game id, decision index) → move analysis (harness.analysis.run_moves.MoveLine): when set,
     # only the decisions in it match, shown with each option's value
     analysis: dict[tuple[str, int], Any] | None = None
 
     def matches(self, start: GameStart, d: DecisionLine) -> bool:
         if self.game is not None and d.game_id != self.game:
+            return False
+        if self.choices and len(d.options) < 2:
             return False
         if self.analysis is not None and (d.game_id, d.index) not in self.analysis:
             return False

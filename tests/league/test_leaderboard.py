@@ -226,3 +226,27 @@ def test_a_run_config_of_the_wrong_shape_is_read_as_none(
     assert main(["leaderboard", str(odd), "--out", str(tmp_path / "o"), "--bootstrap", "0"]) == 0
     assert main(["league", "report", str(odd)]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_run_with_some_of_the_first_runs_cells_is_pooled_with_a_note(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    """A run whose table sizes (or modes) are a subset of the first run's is pooled, with a note;
+    one that plays a size the first run does not is still left out (issue 36)."""
+    wide = tmp_path / "wide"
+    both = BASE.replace("seats: [{seats}]", "seats: [4, 5]")
+    (tmp_path / "wide.yaml").write_text(
+        both.format(name="wide", kind="bot", seats="", seed=4, games=4), encoding="utf-8"
+    )
+    argv = ["league", "run", str(tmp_path / "wide.yaml"), "--output", str(tmp_path), "--workers",
+            "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    pool = pool_runs([str(wide), str(runs["five"]), str(runs["a"])])
+    assert pool.runs == [str(wide), str(runs["five"]), str(runs["a"])] and not pool.left_out
+    assert pool.notes == [
+        "run runfive plays only modes classic and seat counts 5 of the first run's",
+        "run runa plays only modes classic and seat counts 4 of the first run's",
+    ]
+    assert set(pool.seats["run"]) == {"wide", "runfive", "runa"}
+    narrow = pool_runs([str(runs["a"]), str(wide)])
+    assert narrow.left_out == [(str(wide), "seat counts 4, 5 ≠ 4")]

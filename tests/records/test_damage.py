@@ -139,7 +139,7 @@ def test_inspect_reads_the_other_games_and_refuses_only_the_damaged_one(
 ) -> None:
     store = RunStore(run)
     others = sum(len(store.read_game(g.game_id)[1]) for g in store.games() if g.game_id != DAMAGED)
-    assert main(["inspect", str(run), "--limit", "1"]) == 0
+    assert main(["inspect", str(run), "--limit", "1", "--forced"]) == 0
     _out, err = _err_lines(capsys)
     assert len(_warnings(err)) == 1 and DAMAGED in _warnings(err)[0]
     assert err[-1] == f"1 of {others} matching decisions shown (--limit)"
@@ -161,7 +161,7 @@ def test_analyze_and_inspect_blunders_skip_the_damaged_game(
     )
     assert main(["inspect", str(run), "--mistakes", "--limit", "1"]) == 0
     _out, err = _err_lines(capsys)
-    assert len(_warnings(err)) == 1 and err[-1].endswith("matching decisions shown (--limit)")
+    assert len(_warnings(err)) == 1 and "matching decisions shown (--limit)" in err[-1]
 
 
 def test_the_report_and_the_luck_table_read_the_rest(
