@@ -37,6 +37,20 @@ def _file_above(path: Path) -> Path | None:
     return None
 
 
+def check_folder(path: Path, doing: str) -> None:
+    """A :class:`CliError` (``<doing> <path>: <why>``) when the folder ``path`` cannot be made or
+    written: a file stands where a folder must be, or the nearest existing folder is not
+    writable.  Creates nothing."""
+    above = _file_above(path)
+    if above is not None:
+        raise CliError(
+            f"{doing} {path}: {'it' if above == path else above} is a file, not a folder"
+        )
+    existing = next((p for p in (path, *path.parents) if p.exists()), None)
+    if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+        raise CliError(f"{doing} {path}: {existing} is not writable")
+
+
 def path_error(error: OSError, doing: str = "cannot use") -> CliError:
     """The one line for a path the command could not read or write: ``<doing> <path>: <why>``,
     where a file standing where a folder must be is named."""

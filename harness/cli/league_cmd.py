@@ -19,7 +19,7 @@ from harness.league.runner import Progress as RunProgress
 from harness.views.plural import count
 
 from . import league_report_cmd
-from .errors import CliError, path_error
+from .errors import CliError, check_folder
 from .progress import PLAIN_INTERVAL_S, Progress
 
 
@@ -102,10 +102,7 @@ def run(args: argparse.Namespace) -> int:
     args.executor = args.executor or config.executor
     args.ray_address = args.ray_address or (config.ray_address if args.executor == "ray" else None)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
-    try:  # a results folder that cannot be written stops the run before any model call
-        run_dir.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise path_error(e, "cannot create the results folder") from None
+    check_folder(run_dir, "cannot create the run folder")  # before any model call; writes nothing
     executor = _executor(args)
     runner = start_runner(
         config,
@@ -187,6 +184,11 @@ def start_runner(
         )
     except LeagueStopped as e:
         raise CliError(str(e)) from None
+    except OSError as e:  # the folder could not be made after all (/proc, a full disk)
+        where = f"{e.filename}: " if e.filename and Path(e.filename) != run_dir else ""
+        raise CliError(
+            f"cannot create the run folder {run_dir}: {where}{e.strerror or e}"
+        ) from None
     if runner.model_seats is not None and checked is not None:  # the preflight's calls count
         for spent in checked.spend:
             runner.model_seats.ledger.add(spent)

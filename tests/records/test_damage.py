@@ -1,4 +1,4 @@
-"""Damage and bad paths: a results folder that cannot be written is one line; a damaged game file
+"""Damage and bad paths: a run folder that cannot be written is one line; a damaged game file
 is reported on one line and skipped while the rest of the run still reads (replay, inspect,
 analyze, inspect --blunders, report, league report --luck); a damaged line of ``games.jsonl`` is
 reported, and a resumed run writes after it on a line of its own (issue 36)."""
@@ -70,7 +70,7 @@ def _config(tmp_path: Path, output: str, name: str = "t") -> str:
     return str(path)
 
 
-def test_a_results_folder_under_a_file_is_one_line(
+def test_a_run_folder_under_a_file_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     blocker = tmp_path / "a-file"
@@ -78,8 +78,10 @@ def test_a_results_folder_under_a_file_is_one_line(
     assert main(["league", "run", _config(tmp_path, str(blocker)), "--no-progress"]) == 2
     _out, err = _err_lines(capsys)
     assert err == [
-        f"bangarena: error: cannot create the results folder {blocker}: it is a file, not a folder"
+        f"bangarena: error: cannot create the run folder {blocker / 't'}: {blocker} is a file, "
+        "not a folder"
     ]
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
 def test_a_run_folder_that_is_a_file_is_one_line(
@@ -96,13 +98,13 @@ def test_a_run_folder_that_is_a_file_is_one_line(
 
 
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux /proc")
-def test_a_results_folder_that_cannot_be_made_is_one_line(
+def test_a_run_folder_that_cannot_be_made_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["league", "run", _config(tmp_path, "/proc/nope"), "--no-progress"]) == 2
     _out, err = _err_lines(capsys)
     assert len(err) == 1, err
-    assert err[0].startswith("bangarena: error: cannot create the results folder /proc/nope: ")
+    assert err[0].startswith("bangarena: error: cannot create the run folder /proc/nope/t: ")
 
 
 def test_an_out_folder_under_a_file_is_one_line(
@@ -114,6 +116,20 @@ def test_an_out_folder_under_a_file_is_one_line(
     _out, err = _err_lines(capsys)
     assert err == [
         f"bangarena: error: cannot write {blocker / 'board'}: {blocker} is a file, not a folder"
+    ]
+
+
+def test_any_command_names_a_path_it_cannot_write_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command without its own wording for it (``quiz build --out``) still ends with one line
+    naming the path, not a traceback."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["quiz", "build", "--n", "1", "--out", str(blocker / "quiz")]) == 2
+    _out, err = _err_lines(capsys)
+    assert err == [
+        f"bangarena: error: cannot use {blocker / 'quiz'}: {blocker} is a file, not a folder"
     ]
 
 
