@@ -171,7 +171,8 @@ def test_analyze_and_inspect_blunders_skip_the_damaged_game(
     out, err = _err_lines(capsys)
     assert len(_warnings(err)) == 1 and f"game {DAMAGED} not analysed" in err[0]
     assert out.startswith("analyzed 3 games, ")
-    analysed = [json.loads(x)["game_id"] for x in (run / "analysis" / "moves.jsonl").open()]
+    moves = (run / "analysis" / "moves.jsonl").read_text(encoding="utf-8").splitlines()
+    analysed = [json.loads(x)["game_id"] for x in moves]
     assert sorted(analysed) == sorted(
         g.game_id for g in RunStore(run).games() if g.game_id != DAMAGED
     )
