@@ -6,7 +6,8 @@
   and the hand-and-options panel.
 * A decision with a single option is made at once, with a one-line note.
 * Input is read without blocking the event loop (so the decision timer can expire while a person
-  is thinking); an invalid answer re-asks with a clear message; ``?`` explains the answers.
+  is thinking); an invalid answer re-asks with a clear message; ``?`` explains the answers, the
+  cards in the hand and on the table, and the characters at the table.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from harness.views.terminal import (
     TableDiff,
     colored,
     compact_for,
+    explain,
     options_panel,
     seat_table,
     words,
@@ -133,6 +135,12 @@ class Screen:
             self.console.print(table)
         self.console.print(options_panel(ctx, compact=compact))
 
+    def explain(self, view: SeatView, options: int) -> None:
+        """``?``: how to answer, then the cards in the hand and on the table and the
+        characters at the table, each with what it does."""
+        self.say(str(self.words.help(options)))
+        self.console.print(explain(view, self.names, self.locale))
+
     def forced(self, view: SeatView, option: str) -> None:
         ctx = view_context(view, self.names, self.locale)
         self.feed(ctx["feed"])
@@ -176,7 +184,7 @@ class HumanAgent(Agent):
                 if text == "t":
                     screen.show(view, whole=True)
                 else:
-                    screen.say(str(w.help(len(options))))
+                    screen.explain(view, len(options))
                 continue
             choice = parse_choice(text, options)
             if choice is not None:

@@ -5,7 +5,7 @@ seats: the measurement behind ``bangarena prompt-stats`` and ``bangarena plan``'
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from harness.engine import Game, SeatView
@@ -38,9 +38,11 @@ def sample_prompts(
     policies: Sequence[str] | None = None,
     context_tokens: int | None = None,
     players: Players = "bots",
+    on_game: Callable[[], None] | None = None,
 ) -> PolicyMeter:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, …) of ``seats`` seats in ``mode`` and
-    measure every seat's requests under each history policy (default: all)."""
+    measure every seat's requests under each history policy (default: all); ``on_game`` is
+    called after each game."""
     meter = PolicyMeter(
         default_names(seats), locale, counter, policies or HISTORY_POLICIES, context_tokens
     )
@@ -54,6 +56,8 @@ def sample_prompts(
         game = Game.new(seats, mode, seed + i)
         agents = _agents(players, seats, seed + i)
         asyncio.run(play_game(game, agents, game_id=f"sample{i}", on_decision=hook))
+        if on_game is not None:
+            on_game()
     meter.end_game()
     return meter
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.records.models import DecisionLine, GameRecord, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import RecordError, latest_by_game
+from harness.records.store import DamagedGame, RecordError, latest_by_game
 
 from .fitted import FittedValue
 from .known_policies import KnownPolicies, known_policies, table_fallback
@@ -68,10 +68,12 @@ def run_luck(
     model: ValueModel | None = None,
     on_game: Callable[[], None] | None = None,
     compute: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, LuckLine]:
     """Every finished game with a result of ``run_dir`` → its :class:`LuckLine` (computed when
     not stored yet for this model, sample count and the policies the game's records give; with
-    ``compute=False`` only the stored ones)."""
+    ``compute=False`` only the stored ones).  ``progress(done, total)`` is told the games to
+    compute before the first and after each one."""
     store = open_run_folder(run_dir)
     games: list[GameRecord] = [g for g in finished_games(store) if g.void is None]
     model = model if model is not None else FittedValue()
@@ -83,16 +85,24 @@ def run_luck(
     }
     records: dict[str, tuple[GameStart, list[DecisionLine], KnownPolicies]] = {}
     for g in games:  # a stored line counts for the policies the game's records give
-        start, decisions, _end = store.read_game(g.game_id)
+        try:
+            start, decisions, _end = store.read_game(g.game_id)
+        except DamagedGame as e:  # reported and left out; the rest of the run is scored
+            e.skipped()
+            continue
         known = known_policies(start, decisions, fallback)
         records[g.game_id] = (start, decisions, known)
         rec = stored.get(g.game_id)
         if rec is not None and not rec.same_policies(known):
             del stored[g.game_id]
+    games = [g for g in games if g.game_id in records]
     out: dict[str, LuckLine] = {}
     if not compute:
         return {g.game_id: stored[g.game_id] for g in games if g.game_id in stored}
     todo = [g for g in games if g.game_id not in stored]
+    computed = 0
+    if progress is not None:
+        progress(computed, len(todo))
     if todo:
         path.parent.mkdir(parents=True, exist_ok=True)
     torn = path.exists() and not path.read_bytes().endswith(b"\n") and path.stat().st_size > 0
@@ -106,8 +116,11 @@ def run_luck(
                 rec = _score(g.game_id, start, decisions, known, model, samples)
                 fh.write(rec.model_dump_json() + "\n")
                 fh.flush()
+                computed += 1
                 if on_game is not None:
                     on_game()
+                if progress is not None:
+                    progress(computed, len(todo))
             out[g.game_id] = rec
     return out
 

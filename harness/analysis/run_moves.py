@@ -26,8 +26,9 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.engine import EngineError, Game
 from harness.records.models import DecisionLine
+from harness.records.notices import notice
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import latest_by_game
+from harness.records.store import DamagedGame, latest_by_game
 
 from .known_policies import known_policies, table_fallback
 from .moves import (
@@ -163,11 +164,14 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
     )  # fmt: skip
 
 
-def _task(args: tuple[str, str, str]) -> str:
+def _task(args: tuple[str, str, str]) -> tuple[str | None, str | None]:
+    """A game's analysis as JSON text, or (None, why) for a game whose file is damaged."""
     run_dir, game_id, settings = args
-    return analyse_game(
-        run_dir, game_id, MoveSettings.model_validate_json(settings)
-    ).model_dump_json()
+    try:
+        line = analyse_game(run_dir, game_id, MoveSettings.model_validate_json(settings))
+    except DamagedGame as e:
+        return None, f"{e}; game {game_id} not analysed"
+    return line.model_dump_json(), None
 
 
 def read_moves(run_dir: str | Path) -> dict[str, MovesLine]:
@@ -178,7 +182,7 @@ def read_moves(run_dir: str | Path) -> dict[str, MovesLine]:
 
 def _results(
     run_dir: str, todo: Sequence[str], settings: MoveSettings, workers: int, executor: Executor
-) -> Iterator[str]:
+) -> Iterator[tuple[str | None, str | None]]:
     args = [(run_dir, gid, settings.model_dump_json()) for gid in todo]
     if executor == "ray":
         yield from _ray_results(args, workers)
@@ -192,7 +196,9 @@ def _results(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray_results(args: list[tuple[str, str, str]], workers: int) -> Iterator[str]:
+def _ray_results(
+    args: list[tuple[str, str, str]], workers: int
+) -> Iterator[tuple[str | None, str | None]]:
     try:
         import ray
     except ImportError:
@@ -240,7 +246,10 @@ def run_moves(
     with path.open("a", encoding="utf-8") as fh:
         if torn:
             fh.write("\n")  # a torn last line stays alone on its line
-        for text in _results(str(run_dir), todo, settings, workers, executor):
+        for text, damage in _results(str(run_dir), todo, settings, workers, executor):
+            if text is None:  # a damaged game: reported, the rest analysed
+                notice(str(damage))
+                continue
             rec = MovesLine.model_validate_json(text)
             fh.write(text + "\n")
             fh.flush()

@@ -60,7 +60,8 @@ def free_port(text: str) -> int:
 
 
 def seat_count(text: str) -> int:
-    v = positive_int(text)
+    """A table size: one message for every number outside it, however far."""
+    v = _whole(text)
     if not MIN_SEATS <= v <= MAX_SEATS:
         raise argparse.ArgumentTypeError(f"seats must be {MIN_SEATS}..{MAX_SEATS}")
     return v

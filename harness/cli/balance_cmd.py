@@ -28,7 +28,7 @@ from harness.league.stats_basic import homogeneity, wilson
 from harness.paths import RESULTS_DIR
 
 from .args import positive_int
-from .errors import CliError
+from .errors import path_error
 from .progress import Progress
 
 TEAMS = ("law", "raiders", "loner")
@@ -195,7 +195,7 @@ def write_outputs(
         if figures is not None:
             (out / "balance.json").write_text(json.dumps(figures, indent=1) + "\n", "utf-8")
     except OSError as e:
-        raise CliError(f"cannot write to {out}: {e.strerror}") from None
+        raise path_error(e, "cannot write to") from None
     return csv_path, svg_path
 
 

@@ -1,10 +1,11 @@
 """``bangarena inspect RUN [--model M] [--player P] [--role R] [--seat N] [--kind K]
-[--fallback REASON] [--invalid] [--truncated] [--game ID] [--blunders] [--mistakes] [--limit N] [--json] [--locale LOCALE]``.
+[--fallback REASON] [--invalid] [--truncated] [--game ID] [--blunders] [--mistakes] [--forced] [--limit N] [--json] [--locale LOCALE]``.
 
 Shows recorded decisions that match every given filter: the view the seat had (re-rendered from
 the replayed game), the options, and for model seats the exact prompt, raw answers, reasoning,
 parsed choice, retries with reasons, latency, tokens and cost.  ``--json`` prints one JSON object
-per line.  How many decisions matched in all goes to standard error.
+per line.  Decisions with a single option (made without asking) are left out unless
+``--forced``.  How many decisions matched in all goes to standard error.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
 from harness.replay.inspect import model_known, run_models
 from harness.views.names import LOCALES
+from harness.views.plural import count
 
 from .errors import CliError
 from .replay_cmd import open_run
@@ -82,6 +84,12 @@ def register(sub: Any) -> None:
         metavar="N",
         help=f"show at most N decisions (default {DEFAULT_LIMIT}; 0 = all)",
     )
+    p.add_argument(
+        "--forced",
+        action="store_true",
+        help="also decisions with a single option, made without asking (default: only real "
+        "choices)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per decision and line")
     p.add_argument(
         "--context",
@@ -110,6 +118,7 @@ def build_filter(args: argparse.Namespace) -> DecisionFilter:
         invalid=args.invalid,
         truncated=args.truncated,
         game=args.game,
+        choices=not args.forced,
         analysis=_analysis(args),
     )
 
@@ -151,9 +160,9 @@ def run(args: argparse.Namespace) -> int:
         print(render_decisions_text(details, context=args.context), end="")
     shown = len(details)
     note = (
-        f"{total} matching decisions"
+        f"{count(total, 'matching decision')}"
         if shown == total
-        else f"{shown} of {total} matching decisions shown (--limit)"
-    )
+        else f"{shown} of {count(total, 'matching decision')} shown (--limit)"
+    ) + ("" if args.forced else "; decisions with a single option left out (--forced)")
     print(note, file=sys.stderr)
     return 0

@@ -11,8 +11,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+from harness.views.plural import count as counted
+
 from .args import count
-from .errors import CliError
+from .errors import CliError, path_error
 
 
 def register(sub: Any) -> None:
@@ -57,10 +59,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         csv_path, html_path = save(pool, table, out)
     except OSError as e:
-        raise CliError(f"cannot write {out}: {e.strerror}") from None
+        raise path_error(e, "cannot write") from None
     k = pool.key
     print(
-        f"leaderboard: {pool.seats['game_id'].nunique()} games from {len(pool.runs)} runs "
+        f"leaderboard: {counted(pool.seats['game_id'].nunique(), 'game')} from "
+        f"{counted(len(pool.runs), 'run')} "
         f"({', '.join(pool.runs)}); rules version {k.rules_version}, modes "
         f"{', '.join(k.modes)}, seats {', '.join(map(str, k.seats))}"
         + (f", history {', '.join(k.history)}" if k.history else "")

@@ -20,7 +20,7 @@ from harness.league.schedule import deals_and_seatings, skips_rotations
 from harness.views.plural import count
 
 from . import league_report_cmd
-from .errors import CliError
+from .errors import CliError, check_folder
 from .progress import PLAIN_INTERVAL_S, Progress
 
 
@@ -102,8 +102,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--workers must be at least 1")
     args.executor = args.executor or config.executor
     args.ray_address = args.ray_address or (config.ray_address if args.executor == "ray" else None)
-    executor = _executor(args)
     run_dir = run_dir_for(config, Path(args.output) if args.output else None)
+    check_folder(run_dir, "cannot create the run folder")  # before any model call; writes nothing
+    executor = _executor(args)
     runner = start_runner(
         config,
         run_dir,
@@ -114,9 +115,14 @@ def run(args: argparse.Namespace) -> int:
     )
     t0 = time.monotonic()
     p = runner.progress
-    print(
-        f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) → {run_dir}"
-    )
+    finished = p.total > 0 and p.skipped == p.total  # a resumed run with nothing left to play
+    if finished:
+        print(f"league {config.name}: all {count(p.total, 'game')} already finished → {run_dir}")
+    else:
+        print(
+            f"league {config.name}: {count(p.total, 'game')} ({p.skipped} already finished) "
+            f"→ {run_dir}"
+        )
     skipped = (
         " (rotations that repeat a seating are skipped)"
         if skips_rotations(config, runner.schedule)
@@ -124,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"  deals × seatings: {deals_and_seatings(runner.schedule)}{skipped}")
     try:
-        _run_with_progress(runner, not args.no_progress, args.progress_interval)
+        _run_with_progress(runner, not args.no_progress and not finished, args.progress_interval)
     except LeagueInterrupted as e:  # SIGINT / SIGTERM: one line, how to resume, 130 / 143
         sys.stdout.flush()
         print(f"bangarena: {e}; resume with: {_resume_command(args)}", file=sys.stderr)
@@ -135,12 +141,13 @@ def run(args: argparse.Namespace) -> int:
         if executor is not None:
             executor.close()
     elapsed = time.monotonic() - t0
-    print(
-        f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · "
-        f"{count(p.decisions, 'decision')} · {count(p.calls, 'model call')} · fallbacks "
-        f"{p.fallbacks} · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
-        file=sys.stderr,
-    )
+    if not finished:  # what this invocation played (a resumed run's earlier games not counted)
+        print(
+            f"finished {p.done}/{count(p.total, 'game')} in {elapsed:.1f} s · "
+            f"{count(p.decisions, 'decision')} · {count(p.calls, 'model call')} · fallbacks "
+            f"{p.fallbacks} · spend ${p.cost_usd:.4f} · tokens {p.tokens}",
+            file=sys.stderr,
+        )
     print(f"results: {run_dir}  (report: bangarena league report {run_dir})")
     from harness.league.flags import check_run
 
@@ -184,6 +191,11 @@ def start_runner(
         )
     except LeagueStopped as e:
         raise CliError(str(e)) from None
+    except OSError as e:  # the folder could not be made after all (/proc, a full disk)
+        where = f"{e.filename}: " if e.filename and Path(e.filename) != run_dir else ""
+        raise CliError(
+            f"cannot create the run folder {run_dir}: {where}{e.strerror or e}"
+        ) from None
     if runner.model_seats is not None and checked is not None:  # the preflight's calls count
         for spent in checked.spend:
             runner.model_seats.ledger.add(spent)

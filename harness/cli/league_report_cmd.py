@@ -9,11 +9,14 @@ unfinished paired deals) is reported with the flags shown and exit code 3.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .args import count
 from .errors import CliError
+from .progress import Progress
 
 WIDE = 160
 
@@ -43,6 +46,7 @@ def register(lsub: Any) -> None:
         help="add luck-adjusted scores per player × role (replays each game once; stored in "
         "RUN/analysis/luck.jsonl)",
     )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_report)
 
 
@@ -54,12 +58,14 @@ def run_report(args: argparse.Namespace) -> int:
     from harness.records.store import RecordError
 
     try:
-        report = build_report(
-            args.run,
-            bootstrap=DEFAULT_BOOTSTRAP if args.bootstrap is None else args.bootstrap,
-            seed=DEFAULT_SEED if args.seed is None else args.seed,
-            luck=args.luck,
-        )
+        with contextlib.ExitStack() as stack:
+            report = build_report(
+                args.run,
+                bootstrap=DEFAULT_BOOTSTRAP if args.bootstrap is None else args.bootstrap,
+                seed=DEFAULT_SEED if args.seed is None else args.seed,
+                luck=args.luck,
+                luck_progress=_luck_progress(stack, enabled=not args.no_progress),
+            )
     except RecordError as e:
         raise CliError(str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
@@ -76,6 +82,22 @@ def run_report(args: argparse.Namespace) -> int:
     if out is not None:
         console.print(f"saved: {out}/summary.csv, one CSV per table, {out}/report.md")
     return report.exit_code  # 3 when the run is flagged (harness.league.flags)
+
+
+def _luck_progress(stack: contextlib.ExitStack, enabled: bool) -> Callable[[int, int], None]:
+    """The progress of the luck-adjusted scores: a bar (or a line every 10 s) from the first of
+    the games to compute — none when every game's score is stored."""
+    bar: list[Progress] = []
+
+    def tell(done: int, total: int) -> None:
+        if not bar and total:
+            bar.append(
+                stack.enter_context(Progress("luck-adjusted scores", total, enabled=enabled))
+            )
+        if bar:
+            bar[0].update(done, total=total)
+
+    return tell
 
 
 def _one_line(e: BaseException) -> str:

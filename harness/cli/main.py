@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from harness.bench.core import BenchError
 from harness.engine import EngineError
+from harness.records.notices import RecordWarning
 
 from . import (
     analysis_cmd,
@@ -31,7 +34,7 @@ from . import (
     rules_cmd,
     serve_cmd,
 )
-from .errors import CliError, error_line
+from .errors import CliError, error_line, path_error
 from .help_format import DefaultsHelpFormatter
 
 COMMANDS = (
@@ -77,11 +80,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def record_warnings() -> Iterator[None]:
+    """Damaged records a command read past (:mod:`harness.records.notices`): each distinct one
+    as one ``bangarena: warning: <message>`` line on stderr, once per command."""
+    said: set[str] = set()
+
+    with warnings.catch_warnings():
+        other = warnings.showwarning
+
+        def show(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+            if not issubclass(category, RecordWarning):
+                other(message, category, *args, **kwargs)
+            elif str(message) not in said:
+                said.add(str(message))
+                sys.stderr.write(error_line(message).replace("error:", "warning:", 1))
+
+        warnings.simplefilter("always", RecordWarning)
+        warnings.showwarning = show
+        yield
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        result = args.func(args)
+        with record_warnings():
+            result = args.func(args)
     except (CliError, EngineError, BenchError) as e:
         sys.stderr.write(error_line(e))
         return 2
@@ -94,6 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a path that cannot be read or written: one line, no traceback
+        if e.filename is None:
+            raise
+        sys.stderr.write(error_line(path_error(e)))
+        return 2
     return int(result or 0)
 
 

@@ -24,6 +24,7 @@ from harness.views.tokens import (
 
 from .args import add_series_args, positive_int
 from .errors import CliError
+from .progress import Progress
 
 
 def register(sub: Any) -> None:
@@ -46,13 +47,17 @@ def register(sub: Any) -> None:
                    help="history policy to measure; repeat for several (default: all)")  # fmt: skip
     p.add_argument("--context-tokens", type=positive_int, default=None,
                    help="context budget of the conversation (default: none, nothing compacted)")  # fmt: skip
+    p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run)
 
 
-def measure(args: argparse.Namespace, locale: str, counter: TokenCounter) -> PolicyMeter:
+def measure(
+    args: argparse.Namespace, locale: str, counter: TokenCounter, bar: Progress | None = None
+) -> PolicyMeter:
     return sample_prompts(
         args.seats, args.mode, args.games, args.seed, locale, counter,
         args.history or HISTORY_POLICIES, args.context_tokens, args.players,
+        on_game=bar.advance if bar is not None else None,
     )  # fmt: skip
 
 
@@ -66,7 +71,9 @@ def _counter(name: str) -> TokenCounter:
 def run(args: argparse.Namespace) -> int:
     counter = _counter(args.tokenizer)
     locales = list(LOCALES) if args.locale == "all" else [args.locale]
-    results = {loc: _run_locale(args, loc, counter) for loc in locales}
+    total = args.games * len(locales)
+    with Progress("prompt-stats", total, enabled=not args.no_progress) as bar:
+        results = {loc: _run_locale(args, loc, counter, bar) for loc in locales}
     if len(locales) > 1:
         _print_context(results)
     result = results[locales[0]] if len(locales) == 1 else {
@@ -99,8 +106,10 @@ def _print_context(results: dict[str, dict[str, Any]]) -> None:
         )
 
 
-def _run_locale(args: argparse.Namespace, locale: str, counter: TokenCounter) -> dict[str, Any]:
-    meter = measure(args, locale, counter)
+def _run_locale(
+    args: argparse.Namespace, locale: str, counter: TokenCounter, bar: Progress
+) -> dict[str, Any]:
+    meter = measure(args, locale, counter, bar)
     system = meter.tokens(system_prompt_text(locale))
     policies = {p: s.summary() for p, s in meter.stats.items()}
     print(

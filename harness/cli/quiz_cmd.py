@@ -90,7 +90,11 @@ def register(sub: Any) -> None:
     r.set_defaults(func=run_quiz_cmd)
     rep = qsub.add_parser("report", help="print a quiz folder's summary and rewrite its page")
     rep.add_argument("dir", metavar="DIR", help="quiz folder (RUN/quiz/<dataset>)")
-    rep.add_argument("--dataset", metavar="FILE", help="dataset file (default: from the answers)")
+    rep.add_argument(
+        "--dataset",
+        metavar="FILE",
+        help="dataset file (default: the copy the folder keeps of the dataset it was asked)",
+    )
     rep.set_defaults(func=run_report)
 
 
@@ -241,8 +245,12 @@ def _write_results(run: str, dataset: Dataset, out: Path, answers: list[Any]) ->
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from harness.quiz.dataset import QUIZZES_DIR
-    from harness.quiz.run import ANSWERS_FILE, dataset_sha256, read_answers
+    from harness.quiz.run import (
+        ANSWERS_FILE,
+        answered_dataset_path,
+        dataset_sha256,
+        read_answers,
+    )
 
     out = Path(args.dir)
     try:
@@ -251,14 +259,17 @@ def run_report(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     if not answers:
         raise CliError(f"{out}: no quiz answers ({ANSWERS_FILE}) in this folder")
-    dataset = _dataset(args.dataset or QUIZZES_DIR / f"{answers[0].dataset}.jsonl")
+    path = args.dataset or answered_dataset_path(out, answers[0].dataset)
+    dataset = _dataset(path)
     if dataset_sha256(dataset) != answers[0].dataset_sha256:
-        raise CliError(f"{out}: the answers are to another version of {dataset.label}")
+        raise CliError(f"{out}: the answers are to another version of {dataset.label} than {path}")
     for label, sha in {a.dataset: a.dataset_sha256 for a in answers}.items():
         if label != dataset.label:  # the dataset in another language: the same questions
-            other = _dataset(QUIZZES_DIR / f"{label}.jsonl")
-            if dataset_sha256(other) != sha:
-                raise CliError(f"{out}: the answers are to another version of {label}")
+            other_path = answered_dataset_path(out, label)
+            if dataset_sha256(_dataset(other_path)) != sha:
+                raise CliError(
+                    f"{out}: the answers are to another version of {label} than {other_path}"
+                )
     _write_results(answers[0].run, dataset, out, answers)
     return 0
 

@@ -21,7 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from harness.engine import build_view
 from harness.records import GameRecord, RunStore
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import RecordError
+from harness.records.store import DamagedGame, RecordError
 from harness.replay import (
     omniscient_event,
     replay_game,
@@ -100,10 +100,16 @@ def run(args: argparse.Namespace) -> int:
 def _verify_all(store: RunStore, progress: bool = True) -> int:
     games = finished(store)
     n_dec = n_ev = 0
-    bad = 0
+    bad = damaged = 0
     with Progress("replay", len(games), enabled=progress) as bar:
         for g in games:
-            result = replay_game(store, g.game_id)
+            try:
+                result = replay_game(store, g.game_id)
+            except DamagedGame as e:  # the rest of the run is still verified
+                e.skipped()
+                damaged += 1
+                bar.advance(note=f"{damaged} damaged")
+                continue
             if result.ok:
                 n_dec += result.decisions_checked
                 n_ev += result.events_checked
@@ -113,11 +119,12 @@ def _verify_all(store: RunStore, progress: bool = True) -> int:
             bar.advance(note=f"{bad} diverge" if bad else "")
     if bad:
         print(f"{bad} of {count(len(games), 'game')} diverge")
-        return 1
+    verified = len(games) - bad - damaged
     print(
-        f"verified: {count(len(games), 'game')}, {count(n_dec, 'decision')}, {count(n_ev, 'event')}"
+        f"verified: {count(verified, 'game')}, {count(n_dec, 'decision')}, {count(n_ev, 'event')}"
+        + (f"; {damaged} of {count(len(games), 'game')} damaged, not verified" if damaged else "")
     )
-    return 0
+    return 1 if bad or damaged else 0
 
 
 @lru_cache(maxsize=1)

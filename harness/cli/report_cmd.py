@@ -9,7 +9,7 @@ from harness.records.store import RecordError
 from harness.views.names import LOCALES
 from harness.views.plural import count
 
-from .errors import CliError
+from .errors import CliError, path_error
 from .progress import Progress
 from .replay_cmd import finished, open_run
 
@@ -58,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as e:
         raise CliError(str(e)) from None
     except OSError as e:  # name the path that could not be written
-        where = e.filename or args.out or store.root / "report"
-        raise CliError(f"cannot write the report to {where}: {e.strerror or e}") from None
+        if e.filename is None:
+            e.filename = str(args.out or store.root / "report")
+        raise path_error(e, "cannot write the report to") from None
     mb = result.bytes / 1e6
     n_games = count(result.games, "game")
     print(f"report: {result.index} ({n_games}, {mb:.1f} MB, {result.seconds:.1f} s)")

@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from harness.records import GameRecord, RunStore
-from harness.records.store import RecordError
+from harness.records.store import DamagedGame
 from harness.views.history import DEFAULT_RESERVE_TOKENS
 from harness.views.prompt_stats import CONTEXT_DECISIONS
 
@@ -84,7 +84,8 @@ def _read(run_dir: Path, games: Iterable[GameRecord]) -> dict[str, _Player]:
     for g in model_games(games):
         try:
             start, decisions, _ = store.read_game(g.game_id)
-        except (RecordError, OSError, UnicodeDecodeError):
+        except DamagedGame as e:  # reported; its seat outcomes still count elsewhere
+            e.skipped()
             continue
         model_seats = {s.seat: s.player for s in start.seating if s.kind == "model"}
         previous: dict[int, int] = {}  # seat -> reported input of its last answered request

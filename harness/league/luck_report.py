@@ -9,6 +9,8 @@ luck-adjusted, as in the role-adjusted table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 from harness.analysis.run_luck import run_luck
@@ -20,23 +22,32 @@ COLUMNS = ["player", "role", "seat_games", "win_rate", "win_lo", "win_hi", "adju
            "adj_lo", "adj_hi", "adj_se", "raw_se"]  # fmt: skip
 
 
-def luck_table(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+Progress = Callable[[int, int], None]  # (games computed, games to compute)
+
+
+def luck_table(
+    run_dir: str, seats: pd.DataFrame, compute: bool = True, progress: Progress | None = None
+) -> pd.DataFrame:
     """The table for the seats of the games with a result (``stats.load_run(...).seats``).
     ``compute=False`` reads only stored scores and raises ``LookupError`` when a game has
     none."""
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
-    return scored_table(with_luck(run_dir, seats, compute))
+    return scored_table(with_luck(run_dir, seats, compute, progress))
 
 
-def with_luck(run_dir: str, seats: pd.DataFrame, compute: bool = True) -> pd.DataFrame:
+def with_luck(
+    run_dir: str, seats: pd.DataFrame, compute: bool = True, progress: Progress | None = None
+) -> pd.DataFrame:
     """The seats of ``run_dir`` (``game_id``, ``seats``, ``mode``, ``seat``, ``player``,
     ``role``, ``won``, ``deal_key``) with their luck-adjusted score in ``adjusted`` (computed and
-    stored when missing, unless ``compute=False``: then ``LookupError``)."""
-    lines = run_luck(run_dir, compute=compute)
+    stored when missing, unless ``compute=False``: then ``LookupError``; ``progress`` is told how
+    far the computing got)."""
+    lines = run_luck(run_dir, compute=compute, progress=progress)
     missing = set(seats["game_id"]) - set(lines)
-    if missing:
+    if missing and not compute:
         raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")
+    seats = seats[seats["game_id"].isin(lines)]  # computing, only damaged games (reported) lack one
     df = seats[["game_id", "seats", "mode", "seat", "player", "role", "won"]].copy()
     df["deal_key"] = deals(seats).to_numpy()
     df["adjusted"] = [lines[g].adjusted[s] for g, s in zip(df["game_id"], df["seat"], strict=True)]

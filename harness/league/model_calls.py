@@ -38,7 +38,7 @@ from harness.agents.decision_record import (
     TRUNCATED,
 )
 from harness.records import DecisionLine, GameRecord, RunStore
-from harness.records.store import RecordError
+from harness.records.store import DamagedGame
 
 from .config import SEATED_KINDS
 from .stats_basic import percentile, share
@@ -249,7 +249,8 @@ def count_model_calls(run_dir: str | Path, games: Iterable[GameRecord]) -> dict[
                 out[o.player] = ModelCounts(o.player, o.model)
         try:
             start, decisions, _ = store.read_game(g.game_id)
-        except (RecordError, OSError, UnicodeDecodeError):
+        except DamagedGame as e:  # reported; its seat outcomes still count elsewhere
+            e.skipped()
             continue
         model_seats = {s.seat: s.player for s in start.seating if s.kind in SEATED_KINDS}
         for s in start.seating:

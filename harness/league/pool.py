@@ -1,13 +1,13 @@
 """Pooling runs into one league (``bangarena leaderboard``).
 
 **Comparable runs.**  The first run is the reference; every other run is pooled only when it has
-the same
 
-* rules version — ``RUN/rules_version.json`` (written by ``league run``, see
+* the same rules version — ``RUN/rules_version.json`` (written by ``league run``, see
   :mod:`harness.records.rules_version`; a run without it was played before it was recorded, under
   rules version 1, the only version then);
-* role modes and seat counts — the modes and table sizes of its games with a result (from
-  ``games.jsonl``);
+* role modes and seat counts among the reference's — the modes and table sizes of its games with
+  a result (from ``games.jsonl``); a run that plays only some of them is pooled, and a note says
+  which (base rates, and so role- and luck-adjusted scores, are per table size and mode);
 * history policy — the set of history policies of its model players (``config.json``:
   ``players[].model.history``, default ``conversation``); a run without model players has none
   and does not conflict with any.
@@ -122,9 +122,9 @@ def differences(ref: RunKey, other: RunKey) -> list[str]:
     out = []
     if ref.rules_version != other.rules_version:
         out.append(f"rules version {other.rules_version} ≠ {ref.rules_version}")
-    if ref.modes != other.modes:
+    if not set(other.modes) <= set(ref.modes):
         out.append(f"modes {show(other.modes)} ≠ {show(ref.modes)}")
-    if ref.seats != other.seats:
+    if not set(other.seats) <= set(ref.seats):
         out.append(f"seat counts {show(other.seats)} ≠ {show(ref.seats)}")
     if ref.history and other.history and ref.history != other.history:
         out.append(f"history policy {show(other.history)} ≠ {show(ref.history)}")
@@ -183,6 +183,11 @@ def pool_runs(run_dirs: list[str], luck: bool = True) -> Pool:
         elif why := differences(ref, key):
             left_out.append((run_dir, "; ".join(why)))
             continue
+        elif (key.modes, key.seats) != (ref.modes, ref.seats):
+            notes.append(
+                f"run {data.name} plays only modes {', '.join(key.modes)} and seat counts "
+                f"{', '.join(map(str, key.seats))} of the first run's"
+            )
         fps = {g.game_id: game_fingerprint(g) for g in data.records}
         played = set(data.seats["game_id"])
         repeats = {gid for gid in played if fps[gid] in pooled_games}

@@ -39,6 +39,7 @@ from harness.views.plural import count
 from .compactions import TITLE as COMPACTIONS_TITLE
 from .compactions import compaction_notes, compaction_table
 from .config import SEATED_KINDS
+from .console_tables import fitted_tables
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
@@ -191,9 +192,11 @@ def build_report(
     bootstrap: int = DEFAULT_BOOTSTRAP,
     seed: int = DEFAULT_SEED,
     luck: bool = False,
+    luck_progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     """Compute every table of the report of ``run_dir`` from its ``games.jsonl``; with ``luck``
-    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``).
+    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``;
+    ``luck_progress(done, total)`` is told how far that got).
 
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
@@ -235,7 +238,9 @@ def build_report(
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
-        luck=_mark(luck_table(str(data.run_dir), seats), flags) if luck else pd.DataFrame(),
+        luck=_mark(luck_table(str(data.run_dir), seats, progress=luck_progress), flags)
+        if luck
+        else pd.DataFrame(),
         moves=_mark(move_table(str(data.run_dir)), flags),
         compactions=compaction_table(data.run_dir, data.records, config),
         talk=talk_line(data.run_dir),
@@ -697,7 +702,6 @@ def print_report(report: Report, console: Any = None) -> None:
     """Show the report's run checks and tables on a rich console (stdout when ``None``)."""
     from rich.console import Console
     from rich.markup import escape
-    from rich.table import Table
 
     console = console if console is not None else Console()
     console.print(f"[bold]{escape(_headline(report))}[/bold]")
@@ -708,23 +712,18 @@ def print_report(report: Report, console: Any = None) -> None:
     for line in _checks(report):
         style = "bold red" if line.startswith("FLAG") else "yellow"
         console.print(f"[{style}]{escape(line)}[/{style}]")
-    for name, df in _shown(report):
+    for name, df in _shown(report):  # headers break between words; a wide table comes in parts
         title, spec = _SPECS[name]
         spec = _visible(df, spec)
-        table = Table(title=title, title_justify="left", header_style="bold")
-        for column in spec:
-            table.add_column(column[0], justify=_justify(column), overflow="fold")  # type: ignore[arg-type]
-        for line in _cells(df, spec):
-            table.add_row(*(escape(c) for c in line))
-        console.print(table)
+        columns = [(c[0], _justify(c)) for c in spec]
+        for table in fitted_tables(title, columns, _cells(df, spec), console.width):  # type: ignore[arg-type]
+            console.print(table)
     headers, rows = locale_table(report.locales)
     if rows:
-        table = Table(title=LOCALES_TITLE, title_justify="left", header_style="bold")
-        for h in headers:
-            table.add_column(h, overflow="fold")
-        for line in rows:
-            table.add_row(*(escape(c) for c in line))
-        console.print(table)
+        for table in fitted_tables(
+            LOCALES_TITLE, [(h, "left") for h in headers], rows, console.width
+        ):
+            console.print(table)
 
 
 def _md_escape(text: str) -> str:

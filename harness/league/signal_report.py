@@ -40,7 +40,7 @@ from harness.records import RunStore
 from harness.records.deals import deal_of
 from harness.records.models import VOID_SIDE
 from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
-from harness.records.store import RecordError
+from harness.records.store import DamagedGame, RecordError
 from harness.views.public_record import ATTACK_CARDS
 
 from .flags import run_config
@@ -97,7 +97,11 @@ def _games(run_dir: str | Path) -> Iterable[_Game]:
     for g in store.games():
         if g.void is not None or g.winning_side == VOID_SIDE:
             continue
-        _start, decisions, end = store.read_game(g.game_id)
+        try:
+            _start, decisions, end = store.read_game(g.game_id)
+        except DamagedGame as e:  # reported; the rest of the run still reads
+            e.skipped()
+            continue
         signals, refused = game_signals(decisions, people.get(g.game_id))
         outcomes = sorted(g.seat_outcomes, key=lambda o: o.seat)
         roles = [o.role for o in outcomes]

@@ -10,7 +10,9 @@ the question text as the one user message.  Single answers use the game answer o
 
 Each answer is one :class:`QuizAnswer` line in ``OUT/answers.jsonl`` (appended and flushed, its
 full decision record inside), so a stopped run keeps every answer; running again asks only what
-is missing (a new ``--rules`` document adds its answers next to the others).  Every model call is
+is missing (a new ``--rules`` document adds its answers next to the others).  The dataset asked
+is kept beside them as ``OUT/<name>.<locale>.jsonl``, so ``quiz report`` reads the questions the
+answers came from, whichever file they were asked from.  Every model call is
 in ``OUT/spend.jsonl``; the config's spending caps count that ledger and stop the run (no call is
 sent once a cap is passed).  A model that never answers validly in time scores as no answer; a
 fatal model error (a missing or rejected key, an unknown model) stops the run.
@@ -44,7 +46,7 @@ from harness.league.model_seats import ModelSeats
 from harness.paths import RULES_MD_DIR
 from harness.records.store import read_records
 
-from .models import Dataset, QuizError, QuizQuestion
+from .models import Dataset, QuizError, QuizQuestion, write_dataset
 from .render import system_prompt
 from .score import exact, f1
 
@@ -175,6 +177,20 @@ def check_keys(config: LeagueConfig) -> None:
 def dataset_sha256(dataset: Dataset) -> str:
     blob = json.dumps(dataset.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def kept_dataset_path(out_dir: Path, label: str) -> Path:
+    """Where a quiz folder keeps the dataset ``label`` (``<name>.<locale>``) it was asked."""
+    return out_dir / f"{label}.jsonl"
+
+
+def answered_dataset_path(out_dir: Path, label: str) -> Path:
+    """The dataset ``label`` the answers in ``out_dir`` came from: the copy the folder keeps,
+    else (a folder written before copies were kept) the shipped ``quizzes/<label>.jsonl``."""
+    from .dataset import QUIZZES_DIR
+
+    kept = kept_dataset_path(out_dir, label)
+    return kept if kept.is_file() else QUIZZES_DIR / f"{label}.jsonl"
 
 
 def read_answers(path: Path) -> list[QuizAnswer]:
@@ -331,6 +347,9 @@ async def run_quiz(
         raise QuizError(
             f"{out_dir} holds answers to another dataset ({other.dataset}); use another --out"
         )
+    kept = kept_dataset_path(out_dir, dataset.label)
+    if not kept.is_file():  # what quiz report reads the answers against
+        write_dataset(kept, dataset.header, dataset.questions)
     existing_here = [a for a in existing if a.dataset == dataset.label]
     done = {(a.player, a.rules_sha256, a.question_id) for a in existing_here}
     asked = list(dataset.questions if questions is None else questions)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from .copies import Copy, DistinctGames, distinct_games
 from .models import DecisionLine, GameEnd, GameRecord, GameStart
+from .notices import notice
 from .redact import redact_text
 
 
@@ -33,11 +35,43 @@ class RecordError(ValueError):
     """A run folder or record file is missing or malformed (one-line message)."""
 
 
+class DamagedGame(RecordError):
+    """A game's file is missing, truncated or holds a line that is not a record: that game cannot
+    be read (the rest of the run can)."""
+
+    def __init__(self, game_id: str, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+    def skipped(self) -> None:
+        """Report that the game is skipped (a :func:`notice`) and the rest of the run read."""
+        notice(f"{self}; game {self.game_id} skipped")
+
+
 Record = TypeVar("Record", bound=BaseModel)
+
+_GAME_ID = re.compile(r'"game_id":"([^"\\]*)"')  # a game's id in a games.jsonl line, even torn
 
 # A finished game as JSON text: its start line, its decision lines (each ending with a newline),
 # its end line and its games.jsonl line.
 GameParts = tuple[str, str, str, str]
+
+
+def _parse_lines(
+    path: Path, model: type[Record]
+) -> tuple[list[Record], list[tuple[int, str]], int]:
+    """The ``model`` lines of the JSON Lines file ``path``, the (line number, text) of each line
+    that is not one (blank lines are neither), and the number of lines."""
+    good, bad = [], []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            good.append(model.model_validate_json(line))
+        except ValidationError:
+            bad.append((i, line))
+    return good, bad, len(lines)
 
 
 def read_records(
@@ -48,17 +82,10 @@ def read_records(
     ``error("<path>: line N is not <what>")``."""
     if not path.exists():
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    out = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
-        try:
-            out.append(model.model_validate_json(line))
-        except ValidationError:
-            if i == len(lines) - 1:
-                continue  # torn final line of a killed run
-            raise error(f"{path}: line {i + 1} is not {what}") from None
+    out, bad, last = _parse_lines(path, model)
+    for i, _text in bad:
+        if i != last:
+            raise error(f"{path}: line {i} is not {what}")
     return out
 
 
@@ -98,9 +125,25 @@ def _replace_file(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _ends_mid_line(path: Path) -> bool:
+    """Whether the file ``path`` ends without a newline (a line torn by a kill mid-write)."""
+    try:
+        with path.open("rb") as f:
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return False
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) != b"\n"
+    except FileNotFoundError:
+        return False
+
+
 def _append_line(path: Path, text: str) -> None:
+    """Append ``text`` as a line and flush it to disk; after a torn last line it starts a line of
+    its own (the torn one stays alone and unread, the new one whole)."""
+    fresh = "\n" if _ends_mid_line(path) else ""
     with path.open("a", encoding="utf-8") as f:
-        f.write(redact_text(text) + "\n")
+        f.write(fresh + redact_text(text) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
@@ -225,9 +268,25 @@ class RunStore:
 
     # ---------------------------------------------------------------- reading
     def all_games(self) -> list[GameRecord]:
-        """Every finished game, copies included; a torn last line (a crash mid-write) is
-        ignored."""
-        return read_records(self.games_path, GameRecord, "a game record")
+        """Every finished game, copies included.  A line that is not a game record (one torn by a stop mid-write) is
+        left out with a :func:`notice` — silently once its game was played again and listed in a
+        later line (nothing is missing then); a file where no line is one is a
+        :class:`RecordError`."""
+        if not self.games_path.exists():
+            return []
+        games, bad, lines = _parse_lines(self.games_path, GameRecord)
+        if not games and any(i != lines for i, _text in bad):  # no line is one: not a run's file
+            raise RecordError(f"{self.games_path}: line {bad[0][0]} is not a game record")
+        listed = {g.game_id for g in games}
+        for i, text in bad:
+            game = _GAME_ID.search(text)
+            if game is not None and game.group(1) in listed:
+                continue
+            notice(
+                f"{self.games_path}: line {i} is damaged and skipped (its game is not counted "
+                "as finished; league run --resume plays it again)"
+            )
+        return games
 
     def distinct(self) -> DistinctGames:
         """The finished games with each copy counted once, and the copies left out
@@ -247,17 +306,48 @@ class RunStore:
         return {g.game_id for g in self.all_games()}
 
     def read_game(self, game_id: str) -> tuple[GameStart, list[DecisionLine], GameEnd]:
+        """The records of a game; a missing or damaged file is a :class:`DamagedGame` naming
+        the file and the first line that is not a record."""
         path = self.games_dir / f"{game_id}.jsonl"
         if not path.exists():
-            raise RecordError(f"no game {game_id!r} in {self.root}")
-        lines = path.read_text(encoding="utf-8").splitlines()
+            raise DamagedGame(game_id, f"no game {game_id!r} in {self.root}")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            why = e.strerror if isinstance(e, OSError) else "not UTF-8 text"
+            raise DamagedGame(game_id, f"{path}: cannot be read ({why})") from None
+        if not lines:
+            raise DamagedGame(game_id, f"{path}: empty, not a game record")
+        at = 1  # the line being read
         try:
             start = GameStart.model_validate_json(lines[0])
-            decisions = [DecisionLine.model_validate_json(x) for x in lines[1:-1]]
+            decisions = []
+            for at in range(2, len(lines)):
+                decisions.append(DecisionLine.model_validate_json(lines[at - 1]))
+            at = len(lines) + 1 if len(lines) == 1 else len(lines)
             end = GameEnd.model_validate_json(lines[-1])
-        except (ValidationError, IndexError):
-            raise RecordError(f"{path}: not a complete game record") from None
+        except ValidationError:
+            if at > len(lines):
+                why = "ends after the game's start"
+            elif at == len(lines) and at > 1:
+                why = f"line {at} is not the game's end (the file is cut short)"
+            else:
+                why = f"line {at} is not {'the game start' if at == 1 else 'a decision record'}"
+            raise DamagedGame(game_id, f"{path}: {why}") from None
         return start, decisions, end
+
+    def read_games(
+        self, game_ids: Iterable[str]
+    ) -> Iterator[tuple[GameStart, list[DecisionLine], GameEnd]]:
+        """The records of each game in ``game_ids`` that can be read; a damaged one is reported
+        (a :func:`notice` naming the damage) and skipped."""
+        for game_id in game_ids:
+            try:
+                records = self.read_game(game_id)
+            except DamagedGame as e:
+                e.skipped()
+                continue
+            yield records
 
     def partial_game(self, game_id: str) -> tuple[GameStart, list[DecisionLine]] | None:
         """The start and the decisions recorded so far of a game that did not finish, or

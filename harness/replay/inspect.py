@@ -25,7 +25,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from harness.agents.decision_record import INVALID_KINDS, TRUNCATED
 from harness.engine import EngineError, build_view
 from harness.paths import PROMPTS_DIR
-from harness.records import DecisionLine, GameRecord, GameStart, RunStore
+from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
 from harness.views.context import view_context
 from harness.views.render import markdown_from_context
 
@@ -102,7 +102,8 @@ class DecisionFilter:
     ``fallback`` is a reason (``timeout``, ``error``, ``invalid_answer``, ``truncated``,
     ``context_overflow``, ``autopilot``, ``spending_cap``) or ``any``; ``invalid`` keeps the
     decisions with an unparseable or illegal answer, ``truncated`` those with an answer cut by
-    the token limit (never counted as invalid).
+    the token limit (never counted as invalid); ``choices`` keeps only the decisions with more
+    than one option (a single option is made without asking).
     """
 
     model: str | None = None
@@ -114,12 +115,15 @@ class DecisionFilter:
     invalid: bool = False
     truncated: bool = False
     game: str | None = None
+    choices: bool = False
     # (game id, decision index) → move analysis (harness.analysis.run_moves.MoveLine): when set,
     # only the decisions in it match, shown with each option's value
     analysis: dict[tuple[str, int], Any] | None = None
 
     def matches(self, start: GameStart, d: DecisionLine) -> bool:
         if self.game is not None and d.game_id != self.game:
+            return False
+        if self.choices and len(d.options) < 2:
             return False
         if self.analysis is not None and (d.game_id, d.index) not in self.analysis:
             return False
@@ -143,18 +147,22 @@ class DecisionFilter:
         return self.model is None or _model_matches(self.model, seat_model(start, d.seat), d.model)
 
 
-def _game_ids(store: RunStore, game: str | None) -> list[str]:
+def _games(
+    store: RunStore, game: str | None
+) -> Iterator[tuple[GameStart, list[DecisionLine], GameEnd]]:
+    """The records of the game ``game`` (a damaged one is an error), else of every finished game
+    that can be read (a damaged one is reported and skipped)."""
     if game is not None:
-        return [game]
-    return [g.game_id for g in store.games()]
+        yield store.read_game(game)
+    else:
+        yield from store.read_games(g.game_id for g in store.games())
 
 
 def find_decisions(
     store: RunStore, flt: DecisionFilter
 ) -> Iterator[tuple[GameStart, DecisionLine]]:
     """Matching decisions of finished games, in game order then decision order."""
-    for gid in _game_ids(store, flt.game):
-        start, decisions, _end = store.read_game(gid)
+    for start, decisions, _end in _games(store, flt.game):
         for d in decisions:
             if flt.matches(start, d):
                 yield start, d
@@ -266,8 +274,8 @@ def inspect_decisions(
     prompts = {p["sha256"]: p["text"] for p in store.system_prompts()}
     details: list[DecisionDetail] = []
     total = 0
-    for gid in _game_ids(store, flt.game):
-        start, decisions, _end = store.read_game(gid)
+    for start, decisions, _end in _games(store, flt.game):
+        gid = start.game_id
         matched = [d for d in decisions if flt.matches(start, d)]
         total += len(matched)
         room = None if limit is None else limit - len(details)

@@ -41,6 +41,7 @@ from harness.engine.roles import MODES, ROLES
 from harness.league.config import SEATED_KINDS
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
+from harness.records.store import DamagedGame
 from harness.views.glossary import LOCALES, SIDES
 from harness.views.names import glossary, mode_name, role_name, side_name, text_direction
 
@@ -153,7 +154,11 @@ def _write_games(
     out = []
     for run_dir, game_id, out_path, locale in jobs:
         store = RunStore(Path(run_dir))
-        start, decisions, end = store.read_game(game_id)
+        try:
+            start, decisions, end = store.read_game(game_id)
+        except DamagedGame as e:  # the rest of the run is still written
+            out.append((game_id, 0, f"{e}; game {game_id} has no replay"))
+            continue
         payload = game_payload(
             start, decisions, end, _prompts_of(run_dir), locale,
             analysis=_moves_of(run_dir).get(game_id),

@@ -52,6 +52,12 @@ class Narrator:
             return f"[{event['t']}]"
         return str(macro(_Attr(event), self._helpers)).strip()
 
+    def result(self, event: dict[str, Any]) -> str:
+        """Who won, from a ``game_over`` event, as a sentence of its own (the feed line without
+        its "Game over —", for a screen whose title already says the game is over)."""
+        text = str(self._module.game_result(_Attr(event), self._helpers)).strip()
+        return text[:1].upper() + text[1:]
+
     def lines(self, events: Sequence[dict[str, Any]]) -> list[str]:
         out = []
         for e in events:

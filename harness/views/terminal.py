@@ -10,7 +10,7 @@ changed since then.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -22,12 +22,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from harness.engine import SeatView
 from harness.paths import PROMPTS_DIR
+
+from .names import card_effect, card_name, character_ability, character_name
 
 __all__ = [
     "TableDiff",
     "colored",
     "compact_for",
+    "explain",
+    "first_sentence",
     "options_panel",
     "seat_rows",
     "seat_table",
@@ -38,6 +43,7 @@ RED_SUIT = re.compile(r"[♥♦](?:10|[2-9JQKA])?")
 BLACK_SUIT = re.compile(r"[♠♣](?:10|[2-9JQKA])?")
 HEARTS = re.compile(r"♥")
 SUIT_RANK = re.compile(r" [♠♥♦♣](?:10|[2-9JQKA])")
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 
 
 @lru_cache(maxsize=4)
@@ -55,6 +61,12 @@ def colored(text: str, style: str = "") -> Text:
     out.highlight_regex(RED_SUIT, "bold red")
     out.highlight_regex(BLACK_SUIT, "bold")
     return out
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of ``text`` (all of it when it has one)."""
+    end = SENTENCE_END.search(text)
+    return text[: end.end()] if end else text
 
 
 def _hp(seat: dict[str, Any]) -> Text:
@@ -158,11 +170,10 @@ def options_panel(ctx: dict[str, Any], compact: bool = False) -> Panel | Group:
     d = ctx["decision"]
     hand = ctx["hand"]
     parts: list[Any] = []
-    if compact:  # the round line, then who you are and your hand in one paragraph
+    if compact:  # the round line, then who you are, your goal and your hand in one paragraph
         parts.append(colored(w.header(t, d), "bold"))
-        you = ctx["you"]
         cards = ", ".join(c["label"] for c in hand) if hand else w.empty
-        line = Text(f"{you['name']}, {you['role_name']} · ", style="italic")
+        line = Text(first_sentence(str(w.who(ctx["you"], t["mode"]))) + " · ", style="italic")
         line.append(f"{w.your_hand} ({len(hand)}): ", "bold").append_text(colored(cards))
         parts.append(line)
     else:
@@ -191,6 +202,38 @@ def options_panel(ctx: dict[str, Any], compact: bool = False) -> Panel | Group:
     if compact:
         return Group(*parts)
     return Panel(Group(*parts), title=w.header(t, d), subtitle=colored(w.table_line(t)))
+
+
+def _card_types(faces: Iterable[str]) -> list[str]:
+    """The card types of ``faces`` (``shot.QH`` → ``shot``), each once, in order."""
+    return list(dict.fromkeys(face.partition(".")[0] for face in faces))
+
+
+def explain(view: SeatView, names: Sequence[str], locale: str) -> Group:
+    """What ``?`` shows besides how to answer: what each card in your hand and each card in play
+    on the table does, and the ability of each character still at the table."""
+    w = words(locale)
+    hand = _card_types(view.hand)
+    table = [
+        c
+        for c in _card_types(f for s in view.seats for f in (*s.in_play, s.weapon or "") if f)
+        if c not in hand
+    ]
+    parts: list[Any] = []
+    for title, cards in ((w.your_cards, hand), (w.on_the_table, table)):
+        if cards:
+            parts.append(Text(f"{title}:", "bold"))
+            for c in cards:
+                line = Text("  • ").append(card_name(c, locale), "bold")
+                parts.append(line.append_text(colored(f" — {card_effect(c, locale)}")))
+    parts.append(Text(f"{w.characters}:", "bold"))
+    for s in view.seats:
+        if s.alive:
+            line = Text(f"  • {names[s.seat]} — ").append(
+                character_name(s.character, locale), "bold"
+            )
+            parts.append(line.append_text(colored(f": {character_ability(s.character, locale)}")))
+    return Group(*parts)
 
 
 @dataclass

@@ -104,7 +104,7 @@ def over_frame(
     return {
         "type": "over",
         "side": game.winning_side,
-        "headline": Narrator(names, locale).line(end),
+        "headline": Narrator(names, locale).result(end),  # under the dialog's "Game over"
         "winners": [names[i] for i in game.winners],
         "rounds": game.round,
         "players": players,

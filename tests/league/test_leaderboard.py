@@ -241,3 +241,27 @@ def test_runs_of_the_same_seeds_share_their_deals(runs: dict[str, Path], tmp_pat
     by_deal = clustered_wilson(seats["won"], seats["deal_key"])
     assert (row["raw_lo"], row["raw_hi"]) == pytest.approx(by_deal)
     assert by_deal != pytest.approx(clustered_wilson(seats["won"], seats["game_id"]))
+
+
+def test_a_run_with_some_of_the_first_runs_cells_is_pooled_with_a_note(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    """A run whose table sizes (or modes) are a subset of the first run's is pooled, with a note;
+    one that plays a size the first run does not is still left out (issue 36)."""
+    wide = tmp_path / "wide"
+    both = BASE.replace("seats: [{seats}]", "seats: [4, 5]")
+    (tmp_path / "wide.yaml").write_text(
+        both.format(name="wide", kind="bot", seats="", seed=4, games=4), encoding="utf-8"
+    )
+    argv = ["league", "run", str(tmp_path / "wide.yaml"), "--output", str(tmp_path), "--workers",
+            "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    pool = pool_runs([str(wide), str(runs["five"]), str(runs["a"])])
+    assert pool.runs == [str(wide), str(runs["five"]), str(runs["a"])] and not pool.left_out
+    assert pool.notes == [
+        "run runfive plays only modes classic and seat counts 5 of the first run's",
+        "run runa plays only modes classic and seat counts 4 of the first run's",
+    ]
+    assert set(pool.seats["run"]) == {"wide", "runfive", "runa"}
+    narrow = pool_runs([str(runs["a"]), str(wide)])
+    assert narrow.left_out == [(str(wide), "seat counts 4, 5 ≠ 4")]

@@ -15,6 +15,7 @@ from harness.league.report import build_report, save_report
 from harness.league.stats import load_run, rates, role_adjusted, win_rates
 from harness.league.stats_basic import t_quantile, wilson, wilson_share
 from harness.records import GameRecord, SeatOutcome
+from harness.records.notices import RecordWarning
 from harness.records.store import RecordError
 
 Seat = tuple[str, str, bool]  # player, role, won
@@ -115,9 +116,13 @@ def test_load_run_errors(tmp_path: Path) -> None:
         load_run(tmp_path / "empty")
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "games.jsonl").write_text("{not json\n" + SMALL[0].model_dump_json() + "\n")
-    with pytest.raises(RecordError, match="line 1"):
+    (bad / "games.jsonl").write_text("{not json\n{nor this\n")
+    with pytest.raises(RecordError, match="line 1"):  # no line is a game record
         load_run(bad)
+    # a damaged line among game records (one torn by a stop, then resumed) is reported and skipped
+    (bad / "games.jsonl").write_text("{not json\n" + SMALL[0].model_dump_json() + "\n")
+    with pytest.warns(RecordWarning, match="line 1 is damaged and skipped"):
+        assert set(load_run(bad).seats["game_id"]) == {SMALL[0].game_id}
 
 
 def test_win_rates_by_player_and_role(tmp_path: Path) -> None:

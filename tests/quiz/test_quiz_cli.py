@@ -16,7 +16,7 @@ import pytest
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger
 from harness.league.stats_basic import wilson
-from harness.quiz.models import Dataset
+from harness.quiz.models import Dataset, read_dataset, write_dataset
 from harness.quiz.run import ANSWERS_FILE, read_answers
 from harness.quiz.summary import SUMMARY_FILE, read_summary
 from tests.fakes.anthropic_server import FakeAnthropicServer
@@ -313,3 +313,39 @@ def test_a_config_without_model_players_is_refused(
     cfg = write_config(tmp_path / "q.yaml", [])
     assert run(cfg) == 2
     assert "no model players" in capsys.readouterr().err
+
+
+def test_the_report_reads_the_dataset_the_answers_came_from(
+    tmp_path: Path,
+    openai_server: FakeOpenAIServer,
+    shipped: dict[str, Dataset],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`quiz run --dataset FILE` with a dataset of the shipped name but other questions: `quiz
+    report` reads the copy the folder keeps, not the shipped file (issue 36); a folder without
+    the copy names the file it compared against, and `--dataset FILE` reads that one."""
+    ds = shipped["en"]
+    own = tmp_path / "mine" / "core.en.jsonl"
+    header = ds.header.model_copy(update={"seed": ds.header.seed + 1, "questions": 12})
+    write_dataset(own, header, ds.questions[:12])
+    openai_server.script.default = answering(ds, right)
+    cfg = write_config(tmp_path / "q.yaml", [model_player("m", openai_server)])
+    assert run(cfg, "--dataset", str(own), "--limit", "6") == 0
+    folder = quiz_dir(cfg)
+    kept = folder / "core.en.jsonl"
+    assert read_dataset(kept) == read_dataset(own)
+    own.unlink()  # the report needs only the quiz folder
+    capsys.readouterr()
+    assert main(["quiz", "report", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "accuracy 100.0 %" in out
+    kept.rename(tmp_path / "elsewhere.jsonl")  # a folder from before the copy was kept
+    assert main(["quiz", "report", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"bangarena: error: {folder}: the answers are to another version of core.en than "
+        f"{SHIPPED['en']}\n"
+    )
+    assert (
+        main(["quiz", "report", str(folder), "--dataset", str(tmp_path / "elsewhere.jsonl")]) == 0
+    )

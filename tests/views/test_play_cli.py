@@ -47,6 +47,7 @@ def test_without_a_terminal_or_pipe_on_stdin_it_says_it_cannot_read_moves() -> N
 def test_help_describes_the_options_as_drawn() -> None:
     p = run([], "?\n")
     assert "the word after the number, such as end or play:shot@2" in p.stdout
+    assert "Your cards:" in p.stdout and "Characters at the table:" in p.stdout  # what they do
     assert "`" not in p.stdout  # no backticks are drawn
 
 

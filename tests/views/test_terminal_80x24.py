@@ -7,14 +7,16 @@ from __future__ import annotations
 import io
 
 import pytest
+from jinja2 import Environment, FileSystemLoader
 from rich.console import Console
 
 from harness.agents.human import Screen
 from harness.agents.rulebot import RuleBot
 from harness.engine import Game, build_view
+from harness.paths import PROMPTS_DIR
 from harness.views.context import view_context
-from harness.views.names import default_names
-from harness.views.terminal import words
+from harness.views.names import card_effect, card_name, character_ability, default_names
+from harness.views.terminal import first_sentence, words
 
 
 def _positions(seats: int, mode: str, seed: int, every: int = 23):
@@ -62,3 +64,65 @@ def test_the_table_and_the_options_fit_an_80_by_24_terminal(
             assert len(lines) <= 23, "\n".join(lines)
         shown += 1
     assert shown >= 3
+
+
+@pytest.mark.parametrize(("seats", "mode", "locale"), [(8, "double_agent", "en"),
+                                                        (7, "classic", "ru"),
+                                                        (8, "partners", "zh"),
+                                                        (6, "classic", "ja"),
+                                                        (8, "classic", "ar")])  # fmt: skip
+def test_your_role_and_goal_stay_on_screen_at_80_by_24(seats: int, mode: str, locale: str) -> None:
+    """What is still on an 80 × 24 screen above the prompt after a decision is drawn (its last
+    23 lines) holds your role and the first sentence of your goal, for every role dealt."""
+    names = default_names(seats)
+    roles = set()
+    for _game, view in _positions(seats, mode, seed=3, every=5):
+        ctx = view_context(view, names, locale)
+        if len(ctx["decision"]["options"]) > 15:  # a long list of options scrolls it away
+            continue
+        buf = io.StringIO()
+        console = Console(file=buf, width=80, height=24, force_terminal=True, color_system=None)
+        Screen(names, locale, console).show(view, whole=True)
+        visible = "".join("".join(buf.getvalue().splitlines()[-23:]).split())
+        goal = first_sentence(str(roles_of(locale).goal(ctx["you"]["role"], mode)))
+        assert len(goal) < len(str(roles_of(locale).goal(ctx["you"]["role"], mode)))
+        goal = "".join(goal.split())
+        assert goal in visible, visible
+        before = visible[: visible.index(goal)][-30:]  # "Ada, Marshal — " just before it
+        assert "".join(ctx["you"]["role_name"].split()) in before, visible
+        roles.add(ctx["you"]["role"])
+    assert len(roles) >= 3
+
+
+def roles_of(locale: str):  # type: ignore[no-untyped-def]
+    """The role goals of ``locale`` (``prompts/roles.<locale>.j2``)."""
+    env = Environment(loader=FileSystemLoader(PROMPTS_DIR))
+    return env.get_template(f"roles.{locale}.j2").module
+
+
+def test_question_mark_explains_the_cards_and_the_characters() -> None:
+    """``?`` shows, besides how to answer, each card type in your hand and in play on the table
+    with its effect, and each living character at the table with its ability."""
+    names = default_names(8)
+    for locale in ("en", "ru"):
+        checked = 0
+        for _game, view in _positions(8, "classic", seed=5, every=9):
+            buf = io.StringIO()
+            console = Console(file=buf, width=80, height=24, force_terminal=True, color_system=None)
+            Screen(names, locale, console).explain(view, 3)
+            text = "".join(buf.getvalue().split())
+            w = words(locale)
+            assert "".join(str(w.help(3)).split()) in text
+            in_play = {
+                f.split(".")[0] for s in view.seats for f in (*s.in_play, s.weapon or "") if f
+            }
+            for card in {f.split(".")[0] for f in view.hand} | in_play:
+                assert (
+                    "".join(f"{card_name(card, locale)} — {card_effect(card, locale)}".split())
+                    in text
+                )
+            for s in view.seats:
+                ability = "".join(character_ability(s.character, locale).split())
+                assert (ability in text) == s.alive
+            checked += bool(in_play) and not all(s.alive for s in view.seats)
+        assert checked >= 2

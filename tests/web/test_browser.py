@@ -142,8 +142,10 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
                         progressed = True
                 decisions = room.match.decisions if room.match else []
                 if steps["autopilot"] == "off" and steps["clicks"] >= 6:
-                    # The host hands Bob's seat to the bot ...
+                    # The host hands Bob's seat to the bot (asked first) ...
                     ann.click('.seat[data-seat="1"] button.autopilot')
+                    ann.wait_for_selector("#autopilot-confirm[open]")
+                    ann.click("#autopilot-yes")
                     ann.wait_for_selector('.seat[data-seat="1"] .badge:text("autopilot")')
                     bob.wait_for_selector('.seat[data-seat="1"] .badge:text("автопилот")')
                     steps["autopilot"] = "on"
@@ -176,7 +178,11 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
             assert steps["reloaded"], steps
 
             # Game over: winners, every role revealed, a per-player summary.
-            assert "Game over" in ann.inner_text("#over-headline")
+            assert ann.inner_text("#over h2") == "Game over"
+            headline = ann.inner_text("#over-headline")  # who won, without "Game over" again
+            assert " win" in headline and "Game over" not in headline, headline
+            bob_row = ann.locator("#over-players tbody tr").nth(1).inner_text()
+            assert "by the bot)" in bob_row and "fallbacks" not in bob_row, bob_row  # autopilot
             assert "Игра окончена" in bob.inner_text("#over h2")
             rows = ann.locator("#over-players tbody tr")
             assert rows.count() == 5

@@ -40,6 +40,8 @@ function toast(text) {
   toast.timer = setTimeout(() => { box.hidden = true; }, 3500);
 }
 const tokenKey = (code) => "bangarena.seat." + code;
+// Signals refused by the table's limits (harness/web/signals.py): told in the page's words, not as errors.
+const SIGNAL_LIMITS = ["signal_too_fast", "signal_limit"];
 
 // ------------------------------------------------------------------ socket
 function send(msg) {
@@ -105,7 +107,8 @@ function onFrame(f) {
       break;
     case "error":
       if (f.code === "replaced") { goAway(); break; }
-      toast(`${t("err")}: ${f.message}`);
+      // a signal refused for going too fast or too often is a rule of the table, not an error
+      toast(SIGNAL_LIMITS.includes(f.code) ? t(f.code) : `${t("err")}: ${f.message}`);
       if (f.code === "bad_token" || f.code === "no_room") {
         if (S.code) localStorage.removeItem(tokenKey(S.code));
         leaveToStart();
@@ -133,6 +136,20 @@ function onFrame(f) {
 }
 
 // A message that stays on the page until the next one (a toast passes, this does not).
+// The host hands a person's seat to the bot only after saying yes: the person loses their turns.
+function confirmAutopilot(s) {
+  const box = $("autopilot-confirm");
+  box.dataset.seat = String(s.seat);
+  $("autopilot-title").textContent = tf("autopilot_title", {name: s.name});
+  $("autopilot-text").textContent = tf("autopilot_text", {name: s.name});
+  if (!box.open) box.showModal();
+}
+// Join or Watch with no room code: say what is missing where it goes.
+function askCode() {
+  notice(t("code_needed"));
+  $("in-code").focus();
+}
+
 function notice(text) {
   $("notice").textContent = text;
   $("notice").hidden = !text;
@@ -374,8 +391,9 @@ function seatContents(ctx, s, meta, onMe, claim, host) {
   if (S.bubbles[s.seat]) out.push(el("div", {class: "bubble"}, ART.reaction(S.bubbles[s.seat])));
   if (S.timer && S.timer.seat === s.seat) out.push(el("div", {class: "timer", text: "…"}));
   if (host) {
-    out.push(el("button", {class: "autopilot", text: S.room.seats[s.seat].autopilot ? t("autopilot_off") : t("autopilot_on"),
-      onclick: (ev) => { ev.stopPropagation(); send({type: "autopilot", seat: s.seat, on: !S.room.seats[s.seat].autopilot}); }}));
+    const on = S.room.seats[s.seat].autopilot;
+    out.push(el("button", {class: "autopilot", text: on ? t("autopilot_off") : t("autopilot_on"),
+      onclick: (ev) => { ev.stopPropagation(); if (on) send({type: "autopilot", seat: s.seat, on: false}); else confirmAutopilot(s); }}));
   }
   return out;
 }
@@ -510,7 +528,7 @@ function renderDecision(ctx) {
   bar.classList.toggle("theirs", !S.ask);
   // Headers of one's own decisions speak to the decider ("Your turn: …"); others see who decides.
   const own = d.yours || d.kind.startsWith("respond");
-  const header = S.picked && S.ask ? tf("choose_target", {card: pickedName()}) : own ? d.header : `${d.name} · ${t("deciding")}`;
+  const header = S.picked && S.ask ? tf("choose_target", {card: pickedName()}) : own ? d.header : tf("deciding", {name: d.name});
   $("decision-text").textContent = header;
   // Rebuilt only when what they show changes, so a click is not lost to a redraw.
   const live = S.ask && S.acted !== S.decision;
@@ -593,6 +611,12 @@ function onSignal(sig) {
 }
 
 // ------------------------------------------------------------------ game over
+// A player's decisions; the moves not their own: a person's made by the bot (timeouts, autopilot),
+// a model's fallbacks.
+function decisionsCell(p) {
+  if (!p.fallbacks || p.kind === "bot") return String(p.decisions);
+  return `${p.decisions} (${p.kind === "person" ? tf("summary_by_bot", {n: p.fallbacks}) : `${p.fallbacks} ${t("summary_fallbacks")}`})`;
+}
 const OVER_STATS = ["shots", "hits", "dealt", "taken", "heals", "played", "eliminations"];
 function showOver() {
   const f = S.over;
@@ -606,7 +630,7 @@ function showOver() {
     el("td", {class: "role", text: p.role_name}), el("td", {class: "character"}, ART.portrait(p.character, p.character_name), p.character_name),
     el("td", {title: (p.upgrade_names || []).join(", ")}, ...(p.stars ? Array.from({length: p.stars}, () => ART.icon("star")) : ["—"])),
     el("td", {}, badge({kind: p.kind, model: p.player})),
-    el("td", {text: `${p.decisions} (${p.fallbacks} ${t("summary_fallbacks")})`}),
+    el("td", {text: decisionsCell(p)}),
     ...OVER_STATS.map((k) => el("td", {class: "num", "data-stat": k, text: String(p.stats ? p.stats[k] : "—")})))));
   $("btn-again").hidden = !(S.room && S.room.is_host);
   if (!$("over").open) $("over").showModal();
@@ -656,7 +680,7 @@ function wire() {
   $("btn-create").onclick = () => ensureSocket(() => send({type: "create", name: playerName(), settings: settings(), locale: S.locale}));
   $("btn-join").onclick = () => {
     const code = $("in-code").value.trim().toUpperCase();
-    if (!code) return;
+    if (!code) { askCode(); return; }
     const token = localStorage.getItem(tokenKey(code));
     ensureSocket(() => send(token ? {type: "join", code, token, locale: S.locale}
                                    : {type: "join", code, name: playerName(), locale: S.locale}));
@@ -665,7 +689,14 @@ function wire() {
   $("btn-watch-code").onclick = () => {
     const code = $("in-code").value.trim().toUpperCase();
     if (code) watchRoom(code);
+    else askCode();
   };
+  $("autopilot-yes").onclick = () => {
+    const seat = Number($("autopilot-confirm").dataset.seat);
+    $("autopilot-confirm").close();
+    send({type: "autopilot", seat, on: true});
+  };
+  $("autopilot-no").onclick = () => $("autopilot-confirm").close();
   $("btn-fill").onclick = () => send({type: "fill_bots"});
   $("btn-start").onclick = () => send({type: "start"});
   $("btn-again").onclick = () => { $("over").close(); send({type: "start"}); };
