@@ -26,7 +26,9 @@ from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_rati
 from harness.league.stats import ROLE_ORDER
 from harness.paths import PROMPTS_DIR
 
+from .front import leaderboard_front
 from .html import _static
+from .labels import labels
 
 CSV_FILE = "leaderboard.csv"
 HTML_FILE = "leaderboard.html"
@@ -79,7 +81,23 @@ def leaderboard_table(
     if out.empty:
         return out
     out["_o"] = out["role"].map(lambda x: order.get(x, len(order)))
-    return out.sort_values(["player", "_o"]).drop(columns="_o").reset_index(drop=True)
+    out["_p"] = out["player"].map(player_rank(out))
+    keys = ["_p", "player", "_o"]
+    return out.sort_values(keys).drop(columns=["_o", "_p"]).reset_index(drop=True)
+
+
+def player_rank(table: pd.DataFrame) -> dict[str, int]:
+    """Each player's place by its role-adjusted score (the raw ``all (role-adjusted)`` row:
+    result minus the role's base rate), best first; players without one last, by name."""
+    own = table[table["role"] == ROLE_ADJUSTED]
+    score = {
+        str(p): float(v)
+        for p, v in zip(own["player"], own["raw"], strict=True)
+        if not math.isnan(float(v))
+    }
+    players = sorted({str(p) for p in table["player"]})
+    ranked = sorted(players, key=lambda p: (p not in score, -score.get(p, 0.0), p))
+    return {p: i for i, p in enumerate(ranked)}
 
 
 def write_csv(table: pd.DataFrame, path: Path) -> None:
@@ -102,6 +120,8 @@ def _environment() -> Environment:
 def render_html(pool: Pool, table: pd.DataFrame) -> str:
     css = _static("report.css")
     key = pool.key
+    rows = table.to_dict("records")
+    words = labels("en")
     return (
         _environment()
         .get_template("leaderboard.html.j2")
@@ -111,7 +131,10 @@ def render_html(pool: Pool, table: pd.DataFrame) -> str:
             run_names=sorted({str(r) for r in pool.seats["run"]}),
             games=int(pool.seats["game_id"].nunique()),
             key=key,
-            rows=table.to_dict("records"),
+            rows=rows,
+            front=leaderboard_front(rows, ROLE_ADJUSTED),
+            P=words.page,
+            C=words.charts,
             left_out=pool.left_out,
             notes=pool.notes,
             role_adjusted=ROLE_ADJUSTED,
