@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Literal
 
-__all__ = ["POINTS", "RATE", "Style", "clip", "score_cell", "score_text"]
+__all__ = ["POINTS", "RATE", "Style", "bounds_text", "clip", "score_cell", "score_text"]
 
 RATE: tuple[float, float] = (0.0, 1.0)
 POINTS: tuple[float, float] = (-1.0, 1.0)
@@ -49,19 +49,32 @@ def _one(x: Any, points: bool, style: Style) -> str:
 
 
 def score_text(value: Any, lo: Any, hi: Any, points: bool, style: Style = "terminal") -> str:
-    """``41.2% (30.0% … 50.1%)`` for a win rate, ``+3.1 pp (−2.0 … +8.2)`` for a role-adjusted
+    """``41.2% (30.0% … 50.1%)`` for a win rate, ``+3.1 (−2.0 … +8.2) pp`` for a role-adjusted
     score (``points``); on a page (``style="page"``) ``41.2 % (30.0 % – 50.1 %)`` and
     ``+3.1 (−2.0 – +8.2)`` under a "pp" header.  The value alone when there is no interval;
     ``–`` when there is no value."""
     text = _one(value, points, style)
-    if _missing(value) or _missing(lo) or _missing(hi):
+    if _missing(value):
         return text
+    bounds = bounds_text(lo, hi, points, style)
+    if not bounds:
+        return text
+    if style == "terminal" and points:  # the unit once, after the interval
+        return f"{text[:-3]} {bounds} pp"
+    return f"{text} {bounds}"
+
+
+def bounds_text(lo: Any, hi: Any, points: bool, style: Style = "terminal") -> str:
+    """An interval as :func:`score_text` writes it (``(30.0% … 50.1%)``; in pp without the
+    unit); empty when there is none."""
+    if _missing(lo) or _missing(hi):
+        return ""
     a, b = _one(lo, points, style), _one(hi, points, style)
     if style == "terminal":
-        if points:  # the unit once, after the interval
-            return f"{text[:-3]} ({a[:-3]} … {b[:-3]}) pp"
-        return f"{text} ({a} … {b})"
-    return f"{text} ({a} – {b})"
+        if points:
+            a, b = a[:-3], b[:-3]
+        return f"({a} … {b})"
+    return f"({a} – {b})"
 
 
 def score_cell(

@@ -152,7 +152,11 @@ def interval_chart(
         "rows": out,
         "bars": bars,
         "zero": x(0.0) if vmin <= 0.0 <= vmax else None,
-        "ticks": [{"x": x(t), "text": f"{t:g}{unit}"} for t in ticks],
+        # the unit once, on the last tick: the labels fit a phone's width
+        "ticks": [
+            {"x": x(t), "text": f"{t:g}{unit if i == len(ticks) - 1 else ''}"}
+            for i, t in enumerate(ticks)
+        ],
     }
 
 

@@ -39,6 +39,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from harness.engine.roles import MODES, ROLES
 from harness.league.config import SEATED_KINDS
+from harness.league.units import score_text
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
 from harness.views.glossary import LOCALES, SIDES
@@ -398,6 +399,7 @@ def render_index(
         ratings=figures["standings"],
         by_locale=figures.get("locales") or {"headers": [], "rows": []},
         luck=figures.get("luck") or [],
+        score=lambda v, lo, hi, pp: score_text(v, lo, hi, pp, "page"),  # % or pp, clipped
         talk=figures.get("talk"),
         signals=figures.get("signals") or [],
         claim_effect=figures.get("claim_effect") or [],

@@ -1,7 +1,12 @@
 """The leaderboard of pooled runs (:mod:`harness.league.pool`): one table per player × role of
 raw and luck-adjusted scores with 95 % intervals, and per player its role-adjusted scores and
 its rating over every pooled game — as a DataFrame, ``leaderboard.csv`` and a self-contained
-``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline).
+``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline),
+which opens with the same front as the HTML report (:mod:`harness.report.front`: players by
+role-adjusted score, a panel per role).  Players are in order of their raw role-adjusted score,
+best first (:func:`player_rank`); the page and the terminal show win rates in % and role-adjusted
+scores in pp, clipped to what is possible (:mod:`harness.league.units`); the CSV keeps the
+numbers as computed.
 
 Rows per player: one per role (``raw`` = win rate with its Wilson interval, ``adjusted`` = mean
 luck-adjusted score, interval clustered by game), then ``all (role-adjusted)`` (result minus the
@@ -24,6 +29,7 @@ from harness.league.luck_report import ROLE_ADJUSTED, scored_table
 from harness.league.pool import Pool
 from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from harness.league.stats import ROLE_ORDER
+from harness.league.units import bounds_text, score_text
 from harness.paths import PROMPTS_DIR
 
 from .front import leaderboard_front
@@ -135,6 +141,8 @@ def render_html(pool: Pool, table: pd.DataFrame) -> str:
             front=leaderboard_front(rows, ROLE_ADJUSTED),
             P=words.page,
             C=words.charts,
+            score=lambda v, lo, hi, pp: score_text(v, lo, hi, pp, "page"),
+            bounds=lambda lo, hi, pp: bounds_text(lo, hi, pp, "page"),
             left_out=pool.left_out,
             notes=pool.notes,
             role_adjusted=ROLE_ADJUSTED,
