@@ -2,12 +2,15 @@
 
 Layout of the output folder (default ``RUN/report``)::
 
-    index.html          summary and charts (inline SVG: ratings, role-adjusted scores, win rate
-                        by player × role and by table size × mode, base role rates, all with 95 %
-                        intervals), player, rating and table figures, the game list (compact JSON
-                        drawn by the page: sortable, filterable, shown a page at a time) and the
-                        viewer shell; CSS and JS inlined from ``harness/report/static``; no
-                        external scripts, fonts or CDNs
+    index.html          summary, the front (:mod:`harness.report.front`: players by
+                        role-adjusted score, a panel per role, shared with the leaderboard page)
+                        and charts (inline SVG: ratings, win rate by table size × mode, base role
+                        rates, all with 95 % intervals), player, rating and table figures, the
+                        game list (compact JSON drawn by the page: sortable, filterable, shown a
+                        page at a time) and the viewer shell; CSS and JS inlined from
+                        ``harness/report/static`` and the web table's art
+                        (``harness/web/static/art.js``, the same file); no external scripts,
+                        fonts or CDNs
     games/<id>.js       one file per game (:mod:`harness.report.payload`), loaded only when the
                         game is opened, by injecting a ``<script>`` tag (``fetch()`` of
                         ``file://`` is blocked in Chrome); it calls ``BangReport.gameLoaded``
