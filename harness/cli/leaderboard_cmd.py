@@ -35,15 +35,16 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _ci(v: float, lo: float, hi: float) -> str:
-    if math.isnan(v):
-        return "–"
-    if math.isnan(lo):
-        return f"{v:.3f}"
-    return f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+def _ci(v: float, lo: float, hi: float, points: bool = False) -> str:
+    """A win rate in %, a role-adjusted score (``points``) in pp, clipped to what is possible
+    (:mod:`harness.league.units`)."""
+    from harness.league.units import score_text
+
+    return score_text(v, lo, hi, points)
 
 
 def run(args: argparse.Namespace) -> int:
+    from harness.league.luck_report import ROLE_ADJUSTED
     from harness.league.pool import pool_runs
     from harness.records.store import RecordError
     from harness.report.leaderboard import leaderboard_table, save
@@ -73,14 +74,19 @@ def run(args: argparse.Namespace) -> int:
     for note in pool.notes:
         print(f"  note: {note}")
     print(
-        f"  {'player':<18}{'role':<21}{'n':>6}  {'raw [95% CI]':<26}{'adjusted [95% CI]':<26}"
+        "  players by role-adjusted score; per role the win rate in %, role-adjusted scores in pp"
+    )
+    print(
+        f"  {'player':<18}{'role':<21}{'n':>6}  {'raw [95% CI]':<30}{'adjusted [95% CI]':<30}"
         f"{'rating μ [95% CI]'}"
     )
     for r in table.itertuples(index=False):
         rating = "" if math.isnan(r.mu) else f"{r.mu:.1f} [{r.mu_lo:.1f}, {r.mu_hi:.1f}]"
+        pp = r.role == ROLE_ADJUSTED
         print(
-            f"  {r.player:<18}{r.role:<21}{r.seat_games:>6}  {_ci(r.raw, r.raw_lo, r.raw_hi):<26}"
-            f"{_ci(r.adjusted, r.adj_lo, r.adj_hi):<26}{rating}"
+            f"  {r.player:<18}{r.role:<21}{r.seat_games:>6}  "
+            f"{_ci(r.raw, r.raw_lo, r.raw_hi, pp):<30}"
+            f"{_ci(r.adjusted, r.adj_lo, r.adj_hi, pp):<30}{rating}"
         )
     print(f"  wrote {csv_path} and {html_path}")
     return 0

@@ -43,7 +43,7 @@ from .console_tables import fitted_tables
 from .flags import RunFlags, run_config, run_flags
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table, locale_win_rates, player_locales
-from .luck_report import luck_table
+from .luck_report import ROLE_ADJUSTED, luck_table
 from .model_calls import count_model_calls, history_policies
 from .move_report import move_table
 from .probe_report import probe_tables
@@ -53,6 +53,7 @@ from .signal_report import TITLE as SIGNALS_TITLE
 from .signal_report import claim_effect_table, signal_table, talk_line, talk_setting
 from .spend_report import spend_table, unrecorded_note
 from .stats import base_rates, clustered_wilson, deals, load_run, rates, role_adjusted, win_rates
+from .units import score_cell
 
 __all__ = [
     "NOT_VALID",
@@ -322,6 +323,11 @@ def _valid(inner: Cell | str, fmt: Fmt | None = None) -> Cell:
     return cell
 
 
+def _luck_cell(value: str, lo: str, hi: str) -> Cell:
+    """A luck-table cell: a win rate in %, the role-adjusted row in pp (:mod:`.units`)."""
+    return score_cell(value, lo, hi, lambda row: row["role"] == ROLE_ADJUSTED)
+
+
 def _decisions(row: pd.Series) -> str:
     """``4 of 7`` for a model player (model decisions of all its decisions), else ``7``."""
     model = row.get("model_decisions")
@@ -414,13 +420,14 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
         "Luck-adjusted score by player × role: the result minus the luck of chance and of "
         "known-policy seats (docs/analysis.md), next to the raw win rate; per player, "
         "role-adjusted (result minus the role's base rate), raw and luck-adjusted (95% CI, "
-        "clustered by deal)",
+        "clustered by deal); win rates in %, role-adjusted scores in pp, clipped to what is "
+        "possible (luck.csv: unclipped)",
         [
             ("player", "player", _text),
             ("role", "role", _text),
             ("seats", "seat_games", _int),
-            ("raw", _valid(_with_interval(_pct, "win_rate", "win_lo", "win_hi")), None),
-            ("luck-adjusted", _valid(_with_interval(_pct, "adjusted", "adj_lo", "adj_hi")), None),
+            ("raw", _valid(_luck_cell("win_rate", "win_lo", "win_hi")), None),
+            ("luck-adjusted", _valid(_luck_cell("adjusted", "adj_lo", "adj_hi")), None),
         ],
     ),
     "moves": (

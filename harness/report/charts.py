@@ -2,10 +2,9 @@
 
 Pure functions from plain numbers to coordinates, so the templates only place shapes:
 
-* :func:`win_rate_chart` — win rate per player × role: bars, 95 % Wilson whiskers (clustered by
-  deal; none with one deal);
 * :func:`interval_chart` — one row per item: a value with its 95 % interval, as a dot
-  (ratings) or as a bar from zero (role-adjusted scores);
+  (ratings) or as a bar from zero (role-adjusted scores, win rates of the front's role panels:
+  :mod:`harness.report.front`), drawn narrow enough to read on a phone;
 * :func:`panel_chart` — small multiples, one panel per mode: a value by table size with its
   interval, one line per series (win rate by table size × mode per player; base role rates).
 """
@@ -26,7 +25,6 @@ __all__ = [
     "interval_chart",
     "nice_ticks",
     "panel_chart",
-    "win_rate_chart",
 ]
 
 PALETTE = ("#3b6ea8", "#c8553d", "#3f8f5a", "#8a5fb0", "#c49a1a", "#2f8f8f", "#b0476e", "#6b6b6b")
@@ -61,58 +59,14 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     return ticks
 
 
-# ----------------------------------------------------------------------------- win rate × role
-
-
-def win_rate_chart(role_rates: Sequence[Any], colors: dict[str, str]) -> dict[str, Any]:
-    """Bars (win rate), 95 % Wilson whiskers and ticks per player × role; ``role_rates`` have
-    ``player``, ``role``, ``games``, ``wins``, ``rate`` and ``interval`` (``None``: no whisker,
-    ``lo``/``hi`` of the row ``None``)."""
-    label_w, plot_w, right_w, row_h, top = 190, 420, 150, 22, 28
-    rows = []
-    groups = []
-    y = top
-    last_role = None
-    for r in role_rates:
-        if r.role != last_role:
-            if last_role is not None:
-                y += 8
-            groups.append({"y": y + 14, "role": r.role})
-            y += row_h
-            last_role = r.role
-        lo, hi = r.interval if r.interval is not None else (None, None)
-        rows.append(
-            {
-                "y": y,
-                "cy": y + row_h / 2,
-                "player": r.player,
-                "role": r.role,
-                "games": r.games,
-                "wins": r.wins,
-                "rate": r.rate,
-                "lo": lo,
-                "hi": hi,
-                "w": round(plot_w * r.rate, 1),
-                "xlo": None if lo is None else round(label_w + plot_w * lo, 1),
-                "xhi": None if hi is None else round(label_w + plot_w * hi, 1),
-                "color": colors.get(r.player, PALETTE[-1]),
-            }
-        )
-        y += row_h
-    ticks = [{"x": round(label_w + plot_w * t / 100, 1), "pct": t} for t in range(0, 101, 25)]
-    return {
-        "width": label_w + plot_w + right_w,
-        "height": y + 10,
-        "label_w": label_w,
-        "plot_w": plot_w,
-        "top": top,
-        "rows": rows,
-        "groups": groups,
-        "ticks": ticks,
-    }
-
-
 # ----------------------------------------------------------------------------- intervals
+
+# The rows of an interval chart: a line of text (the label at the start, the value at the end)
+# above the bar and whisker, so the plot spans the whole width.  WIDTH keeps the text legible on
+# a phone: the chart is drawn at its own size, never wider than its box, and a 390 px screen
+# still shows its 13 px text at 11 px or more.
+WIDTH, ROW_H, TOP, PAD = 380, 40, 22, 8
+LABEL_CHARS = 24  # a longer label is cut (its tooltip has it whole)
 
 
 @dataclass(frozen=True)
@@ -123,56 +77,86 @@ class Interval:
     value: float
     lo: float | None
     hi: float | None
-    text: str  # printed right of the plot
+    text: str  # printed at the end of the row's text line
     title: str  # tooltip
     color: str = PALETTE[0]
 
 
+def _short(label: str) -> str:
+    return label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…"
+
+
 def interval_chart(
-    rows: Sequence[Interval], *, bars: bool, unit: str = "", zero: bool = False
+    rows: Sequence[Interval],
+    *,
+    bars: bool,
+    unit: str = "",
+    zero: bool = False,
+    limits: tuple[float, float] | None = None,
+    fixed: bool = False,
 ) -> dict[str, Any]:
     """Rows of ``value`` with whiskers; ``bars`` draws a bar from 0 (and always shows 0),
-    otherwise a dot.  The axis covers every value and interval bound."""
-    label_w, plot_w, right_w, row_h, top = 130, 300, 180, 24, 30
-    values = [v for r in rows for v in (r.value, r.lo, r.hi) if v is not None and _finite(v)]
+    otherwise a dot.  ``limits`` is the range a value can take (a rate 0 … 100): values and
+    interval bounds beyond it are drawn at the limit; ``fixed`` makes it the axis.  Otherwise
+    the axis covers every value and interval bound (and 0 with ``bars`` or ``zero``)."""
+    label_w, plot_w = PAD, WIDTH - 2 * PAD
+
+    def clipped(v: float | None) -> float | None:
+        if v is None or not _finite(v):
+            return None
+        return min(max(v, limits[0]), limits[1]) if limits else v
+
+    values = [c for r in rows for v in (r.value, r.lo, r.hi) if (c := clipped(v)) is not None]
     if bars or zero:
         values.append(0.0)
-    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
-    ticks = nice_ticks(lo, hi)
+    if fixed and limits:
+        ticks = nice_ticks(limits[0], limits[1])
+    else:
+        lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+        ticks = nice_ticks(lo, hi)
+        if limits:
+            ticks = [t for t in ticks if limits[0] <= t <= limits[1]] or ticks
     vmin, vmax = ticks[0], ticks[-1]
 
     def x(v: float) -> float:
+        v = min(max(v, vmin), vmax)
         return round(label_w + plot_w * (v - vmin) / (vmax - vmin), 1)
 
     out = []
     for i, r in enumerate(rows):
-        y = top + i * row_h
+        y = TOP + i * ROW_H
+        value, lo, hi = clipped(r.value), clipped(r.lo), clipped(r.hi)
         item: dict[str, Any] = {
             "y": y,
-            "cy": y + row_h / 2,
-            "label": r.label,
+            "ty": y + 14,  # the text line's baseline
+            "cy": y + 27,  # the bar's and whisker's centre
+            "label": _short(r.label),
             "text": r.text,
             "title": r.title,
             "color": r.color,
-            "x": x(r.value) if _finite(r.value) else None,
-            "xlo": x(r.lo) if r.lo is not None and _finite(r.lo) else None,
-            "xhi": x(r.hi) if r.hi is not None and _finite(r.hi) else None,
+            "x": x(value) if value is not None else None,
+            "xlo": x(lo) if lo is not None and hi is not None else None,
+            "xhi": x(hi) if lo is not None and hi is not None else None,
             "bar": None,
         }
-        if bars and _finite(r.value):
-            a, b = sorted((x(0.0), x(r.value)))
+        if bars and value is not None:
+            a, b = sorted((x(0.0), x(value)))
             item["bar"] = {"x": a, "w": round(max(b - a, 0.5), 1)}
         out.append(item)
     return {
-        "width": label_w + plot_w + right_w,
-        "height": top + len(rows) * row_h + 10,
+        "width": WIDTH,
+        "height": TOP + len(rows) * ROW_H + 6,
         "label_w": label_w,
         "plot_w": plot_w,
-        "top": top,
+        "top": TOP,
         "rows": out,
         "bars": bars,
         "zero": x(0.0) if vmin <= 0.0 <= vmax else None,
-        "ticks": [{"x": x(t), "text": f"{t:g}{unit}"} for t in ticks],
+        # the unit once, on the last tick: the labels fit a phone's width
+        "ticks": [
+            {"x": x(t), "text": f"{t:g}{unit if i == len(ticks) - 1 else ''}"}
+            for i, t in enumerate(ticks)
+        ],
     }
 
 

@@ -2,12 +2,15 @@
 
 Layout of the output folder (default ``RUN/report``)::
 
-    index.html          summary and charts (inline SVG: ratings, role-adjusted scores, win rate
-                        by player × role and by table size × mode, base role rates, all with 95 %
-                        intervals), player, rating and table figures, the game list (compact JSON
-                        drawn by the page: sortable, filterable, shown a page at a time) and the
-                        viewer shell; CSS and JS inlined from ``harness/report/static``; no
-                        external scripts, fonts or CDNs
+    index.html          summary, the front (:mod:`harness.report.front`: players by
+                        role-adjusted score, a panel per role, shared with the leaderboard page)
+                        and charts (inline SVG: ratings, win rate by table size × mode, base role
+                        rates, all with 95 % intervals), player, rating and table figures, the
+                        game list (compact JSON drawn by the page: sortable, filterable, shown a
+                        page at a time) and the viewer shell; CSS and JS inlined from
+                        ``harness/report/static`` and the web table's art
+                        (``harness/web/static/art.js``, the same file); no external scripts,
+                        fonts or CDNs
     games/<id>.js       one file per game (:mod:`harness.report.payload`), loaded only when the
                         game is opened, by injecting a ``<script>`` tag (``fetch()`` of
                         ``file://`` is blocked in Chrome); it calls ``BangReport.gameLoaded``
@@ -39,6 +42,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from harness.engine.roles import MODES, ROLES
 from harness.league.config import SEATED_KINDS
+from harness.league.units import score_text
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
@@ -53,9 +57,9 @@ from .charts import (
     Series,
     interval_chart,
     panel_chart,
-    win_rate_chart,
 )
 from .figures import league_figures
+from .front import RoleRate, Score, role_panels, score_chart
 from .labels import count, fill, labels, plural_table
 from .payload import dumps, game_payload, game_script
 from .summary import ROLE_ORDER, Summary, load_config, summarize
@@ -71,6 +75,7 @@ __all__ = [
 
 TEMPLATES = PROMPTS_DIR / "report"
 STATIC = Path(__file__).resolve().parent / "static"
+ART = STATIC.parent.parent / "web" / "static" / "art.js"  # the web table's SVG art
 PARALLEL_MIN_GAMES = 40
 CHUNK = 8  # games per worker task
 _SAFE_ID = re.compile(r"[A-Za-z0-9_.-]{1,120}")
@@ -130,7 +135,8 @@ def interval_text(bounds: Sequence[float | None] | None, kind: str = "pct") -> s
     return f"({fmt(lo)} – {fmt(hi)})"
 
 
-def _static(name: str) -> str:
+def _static(name: str | Path) -> str:
+    """A static file of the report (or, given a path, that file) to inline in a page."""
     text = (STATIC / name).read_text(encoding="utf-8")
     if "</script" in text.lower() or "</style" in text.lower():
         raise ValueError(f"static/{name} must not contain a closing script or style tag")
@@ -189,10 +195,6 @@ def _colors(summary: Summary) -> dict[str, str]:
     return {p.player: PALETTE[i % len(PALETTE)] for i, p in enumerate(summary.players)}
 
 
-def _pp(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f}"
-
-
 def charts(
     summary: Summary, figures: dict[str, Any], locale: str, colors: dict[str, str]
 ) -> dict[str, Any]:
@@ -230,39 +232,26 @@ def charts(
         ],
         bars=False,
     )
-    scored = sorted(
-        (r for r in standings if r["score"] is not None), key=lambda r: -float(r["score"])
-    )
-    adjusted = interval_chart(
-        [
-            Interval(
-                label(r["player"]),
-                100 * r["score"],
-                None if r["score_lo"] is None else 100 * r["score_lo"],
-                None if r["score_hi"] is None else 100 * r["score_hi"],
-                fill(
-                    C["adjusted_value"],
-                    value=_pp(r["score"]),
-                    lo=_pp(r["score_lo"]),
-                    hi=_pp(r["score_hi"]),
-                )
-                if r["score_lo"] is not None and r["score_hi"] is not None
-                else f"{_pp(r['score'])} {C['pp']} (–)",  # one deal: no interval
-                fill(
-                    C["adjusted_tip"],
-                    player=r["player"],
-                    value=_pp(r["score"]),
-                    expected=f"{100 * (r['expected'] or 0):.1f}",
-                    lo=_pp(r["score_lo"]),
-                    hi=_pp(r["score_hi"]),
-                ),
-                colors.get(r["player"], PALETTE[-1]),
-            )
-            for r in scored
-        ],
-        bars=True,
-        unit=f" {C['pp']}",
-    )
+    front = {
+        "scores": score_chart(
+            [
+                Score(r["player"], r["score"], r["score_lo"], r["score_hi"], int(r["games"]))
+                for r in standings
+            ],
+            colors,
+            locale,
+            frozenset(flagged),
+        ),
+        "roles": role_panels(
+            [
+                RoleRate(r.player, r.role, r.games, r.wins, r.rate, *_bounds(r.interval))
+                for r in summary.role_rates
+            ],
+            colors,
+            locale,
+            frozenset(flagged),
+        ),
+    }
     modes = [m for m in MODES if any(x["mode"] == m for x in figures.get("base", []))]
     order = {p.player: i for i, p in enumerate(summary.players)}
     by_player = []
@@ -317,12 +306,16 @@ def charts(
         )
 
     return {
-        "win_rate": win_rate_chart(summary.role_rates, colors),
+        "front": front,
         "ratings": ratings,
-        "adjusted": adjusted,
         "size_mode": panel_chart(by_player, tip),
         "base": panel_chart(base, tip),
     }
+
+
+def _bounds(interval: Any) -> tuple[float | None, float | None]:
+    """An interval's bounds; ``(None, None)`` when there is none."""
+    return (None, None) if interval is None else (interval[0], interval[1])
 
 
 def _fix(x: float | None) -> str:
@@ -389,6 +382,19 @@ def viewer_words(locale: str) -> dict[str, Any]:
         "modes": {m: mode_name(m, locale) for m in MODES},
         "counts": {k: dict(v) for k, v in words.counts.items()},
         "plural": plural_table(locale),
+        "levels": _levels(),
+    }
+
+
+def _levels() -> dict[str, str]:
+    """The win probability a decision loses to be an inaccuracy, a mistake or a blunder, in
+    percentage points (:mod:`harness.analysis.moves`): the graph's legend says them."""
+    from harness.analysis.moves import BLUNDER, INACCURACY, MISTAKE
+
+    return {
+        "inaccuracy": f"{100 * INACCURACY:g}",
+        "mistake": f"{100 * MISTAKE:g}",
+        "blunder": f"{100 * BLUNDER:g}",
     }
 
 
@@ -421,6 +427,7 @@ def render_index(
         ratings=figures["standings"],
         by_locale=figures.get("locales") or {"headers": [], "rows": []},
         luck=figures.get("luck") or [],
+        score=lambda v, lo, hi, pp: score_text(v, lo, hi, pp, "page"),  # % or pp, clipped
         talk=figures.get("talk"),
         signals=figures.get("signals") or [],
         claim_effect=figures.get("claim_effect") or [],
@@ -437,6 +444,9 @@ def render_index(
         warnings=list(warnings),
         css=_static("report.css"),
         js=_static("report.js"),
+        art=_static(ART),  # the web table's pictures, the same file (one source of the art)
+        board_js=_static("board.js"),
+        graph_js=_static("graph.js"),
         generated=time.strftime("%Y-%m-%d %H:%M"),
         quiz_pages=list(quiz_pages),
     )

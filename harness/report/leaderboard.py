@@ -1,7 +1,12 @@
 """The leaderboard of pooled runs (:mod:`harness.league.pool`): one table per player × role of
 raw and luck-adjusted scores with 95 % intervals, and per player its role-adjusted scores and
 its rating over every pooled game — as a DataFrame, ``leaderboard.csv`` and a self-contained
-``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline).
+``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline),
+which opens with the same front as the HTML report (:mod:`harness.report.front`: players by
+role-adjusted score, a panel per role).  Players are in order of their raw role-adjusted score,
+best first (:func:`player_rank`); the page and the terminal show win rates in % and role-adjusted
+scores in pp, clipped to what is possible (:mod:`harness.league.units`); the CSV keeps the
+numbers as computed.
 
 Rows per player: one per role (``raw`` = win rate with its Wilson interval, ``adjusted`` = mean
 luck-adjusted score), then ``all (role-adjusted)`` (result minus the role's base rate at that
@@ -27,9 +32,12 @@ from harness.league.luck_report import ROLE_ADJUSTED, scored_table
 from harness.league.pool import Pool
 from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from harness.league.stats import ROLE_ORDER
+from harness.league.units import bounds_text, score_text
 from harness.paths import PROMPTS_DIR
 
+from .front import leaderboard_front
 from .html import _static
+from .labels import labels
 
 CSV_FILE = "leaderboard.csv"
 HTML_FILE = "leaderboard.html"
@@ -82,7 +90,23 @@ def leaderboard_table(
     if out.empty:
         return out
     out["_o"] = out["role"].map(lambda x: order.get(x, len(order)))
-    return out.sort_values(["player", "_o"]).drop(columns="_o").reset_index(drop=True)
+    out["_p"] = out["player"].map(player_rank(out))
+    keys = ["_p", "player", "_o"]
+    return out.sort_values(keys).drop(columns=["_o", "_p"]).reset_index(drop=True)
+
+
+def player_rank(table: pd.DataFrame) -> dict[str, int]:
+    """Each player's place by its role-adjusted score (the raw ``all (role-adjusted)`` row:
+    result minus the role's base rate), best first; players without one last, by name."""
+    own = table[table["role"] == ROLE_ADJUSTED]
+    score = {
+        str(p): float(v)
+        for p, v in zip(own["player"], own["raw"], strict=True)
+        if not math.isnan(float(v))
+    }
+    players = sorted({str(p) for p in table["player"]})
+    ranked = sorted(players, key=lambda p: (p not in score, -score.get(p, 0.0), p))
+    return {p: i for i, p in enumerate(ranked)}
 
 
 def write_csv(table: pd.DataFrame, path: Path) -> None:
@@ -113,6 +137,8 @@ def _bracket(lo: float | None, hi: float | None, digits: int) -> str:
 def render_html(pool: Pool, table: pd.DataFrame) -> str:
     css = _static("report.css")
     key = pool.key
+    rows = table.to_dict("records")
+    words = labels("en")
     return (
         _environment()
         .get_template("leaderboard.html.j2")
@@ -122,7 +148,12 @@ def render_html(pool: Pool, table: pd.DataFrame) -> str:
             run_names=sorted({str(r) for r in pool.seats["run"]}),
             games=int(pool.seats["game_id"].nunique()),
             key=key,
-            rows=table.to_dict("records"),
+            rows=rows,
+            front=leaderboard_front(rows, ROLE_ADJUSTED),
+            P=words.page,
+            C=words.charts,
+            score=lambda v, lo, hi, pp: score_text(v, lo, hi, pp, "page"),
+            bounds=lambda lo, hi, pp: bounds_text(lo, hi, pp, "page"),
             left_out=pool.left_out,
             notes=pool.notes,
             role_adjusted=ROLE_ADJUSTED,

@@ -3,7 +3,11 @@
 :func:`game_payload` replays a recorded game through the engine and precomputes every step, so
 the page's JavaScript only draws.  The payload holds
 
-* ``players`` — per seat: table name, league player, kind, model, character, ability, role;
+* ``players`` — per seat: table name, league player, kind, model, character (its id ``cid``
+  for the portrait, and its name), ability, role;
+* ``cards`` — every card face the states name (``shot.QH``): its label and effect, localized;
+  the states hold faces, so the viewer draws each card with the web table's art
+  (``harness/web/static/art.js``);
 * ``events`` — the narrated event log; an event everyone saw alike is one string, a private one is
   ``[public text, {seat: text of that recipient}, omniscient text]``;
 * ``steps`` — one per decision, then the end: ``e`` (events before the step), ``x`` (the state
@@ -13,7 +17,10 @@ the page's JavaScript only draws.  The payload holds
   options, choice, fallback, and for model seats the record: messages, attempts with raw answers
   and reasoning, tokens, cost); header, option ids and labels and the choice are indices into
   ``strs``, the game's string table;
-* ``prompts`` — the system prompts (by sha256) that the game's model decisions used.
+* ``prompts`` — the system prompts (by sha256) that the game's model decisions used;
+* with a move analysis (``bangarena analyze``): ``wp`` — ``[step, seat, value of the chosen
+  option, label]`` per analysed decision — and ``acc`` — per analysed seat, its decisions, mean
+  accuracy and counts of inaccuracies, mistakes and blunders.
 
 **Speed.**  Everything a seat sees comes from :func:`~harness.engine.build_view`, but a seat's
 own view is rebuilt only when something it reads may have changed: its private signature
@@ -39,6 +46,7 @@ from harness.engine.view import PublicSeat
 from harness.records import DecisionLine, GameEnd, GameStart
 from harness.replay.verify import omniscient_event, replay_records, replay_steps, seat_names
 from harness.views.names import (
+    card_effect,
     card_label,
     character_ability,
     character_name,
@@ -58,13 +66,18 @@ def dumps(value: Any) -> str:
 
 
 class _Labels:
-    """Localized labels, memoised (cards repeat a lot)."""
+    """Cards by face (``shot.QH``), each named once in the game's card table (label and
+    effect, localized); upgrades by name; both memoised (cards repeat a lot)."""
 
     def __init__(self, locale: str) -> None:
         self.locale = locale
-        self._cards: dict[str, str] = {}
+        self._cards: dict[str, list[str]] = {}
         self._upgrades: dict[str, str] = {}
         self._faces: dict[PublicSeat, list[Any]] = {}
+
+    def table(self) -> dict[str, list[str]]:
+        """Every card face the game's states name: ``[label, effect]``."""
+        return dict(sorted(self._cards.items()))
 
     def face(self, ps: PublicSeat) -> list[Any]:
         """A seat's public face as the page reads it (the distance is not part of it)."""
@@ -86,10 +99,9 @@ class _Labels:
     def card(self, face: str | None) -> str | None:
         if face is None:
             return None
-        label = self._cards.get(face)
-        if label is None:
-            label = self._cards[face] = card_label(face, self.locale)
-        return label
+        if face not in self._cards:
+            self._cards[face] = [card_label(face, self.locale), card_effect(face, self.locale)]
+        return face
 
     def cards(self, faces: Sequence[str]) -> list[str]:
         return [self.card(f) or "" for f in faces]
@@ -405,6 +417,7 @@ def game_payload(
             "prompts": {},
             "roles": {},
             "strs": [],
+            "cards": {},
         }
     by_seat = {s.seat: s for s in start.seating}
     players = []
@@ -416,6 +429,7 @@ def game_payload(
                 "player": sp.player if sp else "?",
                 "kind": sp.kind if sp else "?",
                 "model": sp.model if sp else None,
+                "cid": s.character,
                 "char": character_name(s.character, locale),
                 "ability": character_ability(s.character, locale),
                 "role": s.role,
@@ -441,9 +455,28 @@ def game_payload(
             "d" in s and "m" in s["d"] and s["d"]["m"]["att"] for s in steps
         ),  # a model was called at some step: the viewer offers "next model decision"
         "strs": strs.items,
+        "cards": labels.table(),
         "prompts": {sha: prompts[sha] for sha in sorted(used) if sha in prompts},
-        **({"wp": graph} if graph else {}),
+        **({"wp": graph, "acc": _accuracy(analysed.values())} if graph else {}),
     }
+
+
+def _accuracy(moves: Any) -> dict[str, list[Any]]:
+    """Per analysed seat: ``[decisions, mean accuracy (0–100), inaccuracies, mistakes,
+    blunders]`` — the player header of the viewer (the league's move table takes the same mean
+    over decisions: :mod:`harness.league.move_report`)."""
+    by_seat: dict[int, list[Any]] = {}
+    for m in moves:
+        by_seat.setdefault(m.seat, []).append(m)
+    out = {}
+    for seat, ms in sorted(by_seat.items()):
+        labels = [m.label for m in ms]
+        out[str(seat)] = [
+            len(ms),
+            round(sum(m.accuracy for m in ms) / len(ms), 1),
+            *(labels.count(x) for x in ("inaccuracy", "mistake", "blunder")),
+        ]
+    return out
 
 
 def _analysis(move: Any) -> dict[str, Any]:

@@ -44,7 +44,6 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.1f} %"
-    env.filters["pct0"] = lambda x: f"{100 * x:.0f}"
     env.filters["fix"] = lambda x: "–" if x is None else f"{x:.2f}"
     return env
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -265,3 +266,35 @@ def test_a_run_with_some_of_the_first_runs_cells_is_pooled_with_a_note(
     assert set(pool.seats["run"]) == {"wide", "runfive", "runa"}
     narrow = pool_runs([str(runs["a"]), str(wide)])
     assert narrow.left_out == [(str(wide), "seat counts 4, 5 ≠ 4")]
+
+
+def test_players_are_ranked_by_score_with_units_one_way(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36: the leaderboard sorts players by role-adjusted score (not by name), prints
+    win rates in % and role-adjusted scores in pp, never a rate below 0 % or above 100 %, and
+    its page opens with the report's front in the same order."""
+    out = tmp_path / "board"
+    argv = ["leaderboard", str(runs["a"]), str(runs["b"]), "--out", str(out), "--bootstrap", "10"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    with (out / "leaderboard.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    score = {r["player"]: float(r["raw"]) for r in rows if r["role"] == ROLE_ADJUSTED}
+    ranked = sorted(score, key=lambda p: -score[p])
+    assert ranked[0] == "rulebot" and score["rulebot"] > score["random"]  # rule bots beat random
+    order = list(dict.fromkeys(r["player"] for r in rows))
+    assert order == ranked  # "random" is not above "rulebot" by name
+    lines = [ln for ln in text.splitlines() if ln.startswith("  ") and ln.split()[0] in score]
+    assert list(dict.fromkeys(ln.split()[0] for ln in lines)) == ranked
+    for ln in lines:
+        cells = ln[49:]
+        if ROLE_ADJUSTED in ln:
+            assert cells.count(" pp") == 2 and "%" not in cells, ln
+        else:
+            assert " pp" not in cells and cells.count("%") >= 2, ln
+            assert "-" not in cells.replace("–", ""), ln  # no negative win rate
+            assert all(float(v) <= 100.0 for v in re.findall(r"(\d+\.\d)%", cells)), ln
+    html = (out / "leaderboard.html").read_text(encoding="utf-8")
+    front = html[html.index('id="front-scores"') : html.index('id="front-roles"')]
+    assert [front.index(f">{p}<") for p in ranked] == sorted(front.index(f">{p}<") for p in ranked)

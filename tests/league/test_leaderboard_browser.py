@@ -26,7 +26,9 @@ from .test_leaderboard import _league
 
 require_chromium()
 
-INTERVAL = re.compile(r"^-?\d+\.\d{3} \[-?\d+\.\d{3}, -?\d+\.\d{3}\]$")
+# a win rate in % and a role-adjusted score in pp (the header says which), inside 0–100 % / ±100
+RATE = re.compile(r"^\d+\.\d % \(\d+\.\d % – \d+\.\d %\)$")
+POINTS = re.compile(r"^[+-]\d+\.\d \([+-]\d+\.\d – [+-]\d+\.\d\)$")
 RATING = re.compile(r"^-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]$")
 CELLS = """() => [...document.querySelectorAll('#leaderboard tr')].slice(1).map((tr) =>
   [...tr.cells].map((td) => td.innerText.trim()))"""
@@ -60,6 +62,13 @@ def test_the_leaderboard_page_shows_the_table_the_left_out_run_and_intervals(
     html, rows, five = board
     page, problems, requested = open_watched(browser, html.as_uri(), 1280, 900)
 
+    # the front: players by score, a panel per role
+    assert page.locator("#front-scores g.interval").count() == len(
+        [r for r in rows if r["role"] == ROLE_ADJUSTED]
+    )
+    assert page.locator("#front-roles figure.role-panel").count() == len(
+        {r["role"] for r in rows if r["role"] != ROLE_ADJUSTED}
+    )
     table = page.locator("#leaderboard")
     assert table.is_visible()
     box = table.bounding_box()
@@ -69,9 +78,12 @@ def test_the_leaderboard_page_shows_the_table_the_left_out_run_and_intervals(
     for got, want in zip(cells, rows, strict=True):
         player, _plays, role, n, raw, adjusted, mu, ordinal, _runs = got
         assert (player, role, n) == (want["player"], want["role"], want["seat_games"])
-        assert INTERVAL.match(raw), raw
-        assert float(raw.split()[0]) == pytest.approx(float(want["raw"]), abs=5e-4)
-        assert INTERVAL.match(adjusted), adjusted
+        unit = POINTS if role == ROLE_ADJUSTED else RATE
+        assert unit.match(raw), raw
+        assert float(raw.split()[0]) == pytest.approx(100 * float(want["raw"]), abs=0.051)
+        assert unit.match(adjusted), adjusted
+        if role != ROLE_ADJUSTED:  # a luck-adjusted mean is shown inside 0–100 %
+            assert 0.0 <= float(adjusted.split()[0]) <= 100.0
         if role == ROLE_ADJUSTED:
             assert RATING.match(mu) and RATING.match(ordinal), (mu, ordinal)
         else:

@@ -367,9 +367,12 @@ def test_report_files_are_offline_and_per_game(
     assert capsys.readouterr().out.startswith(f"report: {out / 'index.html'} (4 games, ")
     html = (out / "index.html").read_text(encoding="utf-8")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
-    assert "<svg" in html and html.count('class="bar"') == len(
+    roles = html[
+        html.index('id="front-roles"') : html.index("</section>", html.index("front-roles"))
+    ]
+    assert "<svg" in html and roles.count('<g class="interval">') == len(
         summarize("x", run.games(), None).role_rates
-    )
+    )  # a bar per player × role in the front's role panels
     files = sorted(p.name for p in (out / "games").iterdir())
     assert files == sorted(f"{g.game_id}.js" for g in run.games())
     listed = json.loads(re.search(r'id="game-data">(.*?)</script>', html, re.S).group(1))

@@ -42,9 +42,11 @@ def test_report_summary_game_replay_and_model_prompt(
     store, index = report
     page, problems, requested = open_watched(browser, index.as_uri(), 1400, 1000)
 
-    # The summary chart: one bar per player × role, with a Wilson whisker each.
-    assert page.locator("#win-rate-chart").is_visible()
-    bars = page.locator("#win-rate-chart g.bar")
+    # The front: a panel per role, one bar per player who played it, with a Wilson whisker.
+    roles_played = {o.role for g in store.games() for o in g.seat_outcomes}
+    panels = page.locator("#front-roles figure.role-panel")
+    assert panels.count() == len(roles_played) and panels.first.is_visible()
+    bars = page.locator("#front-roles g.interval")
     assert bars.count() >= 6
     assert bars.first.locator("line").count() == 3
     assert page.locator("#game-list tbody tr").count() == len(store.games())
@@ -52,13 +54,13 @@ def test_report_summary_game_replay_and_model_prompt(
     players = {o.player for g in store.games() for o in g.seat_outcomes}
     assert page.locator("#ratings-table tbody tr").count() == len(players)
     assert "(" in page.locator("#ratings-table tbody tr").first.inner_text()
-    for chart in ("#ratings-chart", "#adjusted-chart"):
+    for chart in ("#ratings-chart", "#front-scores"):
         assert page.locator(chart).is_visible()
         rows = page.locator(f"{chart} g.interval")
         assert rows.count() == len(players)
         assert rows.first.locator("line.whisker").count() == 1
     assert page.locator("#ratings-chart g.interval circle").count() == len(players)
-    assert page.locator("#adjusted-chart g.interval rect").count() == len(players)
+    assert page.locator("#front-scores g.interval rect").count() == len(players)
     # Win rate by table size × mode per player, and the base rate of every role: a panel per
     # mode, a line or point per player (role) with whiskers.
     modes = {g.mode for g in store.games()}
@@ -73,7 +75,7 @@ def test_report_summary_game_replay_and_model_prompt(
     assert page.locator("#base-rates-chart .legend li").count() == len(roles)
     assert page.locator("#base-rates-chart circle").count() >= len(roles)
     ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("#charts").screenshot(path=str(ARTIFACTS / "report-summary.png"))
+    page.locator("#front").screenshot(path=str(ARTIFACTS / "report-summary.png"))
     assert not any("/games/" in u for u in requested), "game files must load on demand"
 
     # The game list: natural order, sortable columns, filters.
@@ -112,7 +114,7 @@ def test_report_summary_game_replay_and_model_prompt(
     games = sorted(store.games(), key=lambda g: g.decisions)
     game = games[-1]
     page.click(f'a.open-game[data-game="{game.game_id}"]')
-    page.wait_for_selector("#seat-table")
+    page.wait_for_selector("#seats .seat-box")
     assert any(u.endswith(f"/games/{game.game_id}.js") for u in requested)
     total = game.decisions + 1
     label = page.locator("#step-label")
@@ -128,7 +130,10 @@ def test_report_summary_game_replay_and_model_prompt(
     page.keyboard.press("ArrowLeft")
     assert label.inner_text() == f"Step 4 of {total}"
     assert page.locator("#feed li").count() > 0
-    assert page.locator("#seat-table tbody tr").count() == game.seats
+    assert page.locator("#seats .seat-box").count() == game.seats
+    # drawn with the web table's art: a portrait per seat, every hand face up in the full view
+    assert page.locator("#seats .seat-box svg.portrait").count() == game.seats
+    assert page.locator("#seats .seat-hand .card-back").count() == 0
 
     # Jump to a model decision and open its exact prompt (the button shows: a model plays).
     assert page.locator("#btn-next-model").is_visible()
@@ -147,27 +152,33 @@ def test_report_summary_game_replay_and_model_prompt(
     assert "Reasoning #" in page.locator("#reasoning-details").inner_text()
     assert "<b>carefully</b>" in page.locator("#reasoning-details").inner_text()  # shown as text
 
-    # The same step as one seat saw it: a distance column and that seat's hand only.
+    # The same step as one seat saw it: distances, that seat's hand face up, every other hand
+    # face down, and the page says so.
     step = label.inner_text()
     page.select_option("#seat-select", "0")
     assert label.inner_text() == step
-    assert "Dist" in page.locator("#seat-table thead").inner_text()
-    assert page.locator("#table-pane h3").first.inner_text().startswith("Your hand")
+    me = page.locator('#seats .seat-box[data-seat="0"]')
+    assert "me" in (me.get_attribute("class") or "")
+    assert me.locator(".seat-hand .card-back").count() == 0
+    others = page.locator('#seats .seat-box:not([data-seat="0"])')
+    assert others.locator(".seat-hand .card-face").count() == 0
+    assert others.locator("svg.icon-distance").count() >= 1
+    assert page.locator("#view-note").inner_text().startswith("As ")
 
     # The viewer state is in the address, so a reload comes back to the same step.
     page.reload()
-    page.wait_for_selector("#seat-table")
+    page.wait_for_selector("#seats .seat-box")
     assert label.inner_text() == step
 
     # At game over a seat's view shows every role (the game reveals them); before, hidden ones
     # are "?" and no later model decision leaves the button disabled.
     page.keyboard.press("End")
     assert label.inner_text() == f"Step {total} of {total}"
-    role_cells = page.locator("#seat-table tbody tr td:last-child").all_inner_texts()
+    role_cells = page.locator("#seats .seat-role").all_inner_texts()
     assert "?" not in role_cells and len(role_cells) == game.seats
     assert page.locator("#btn-next-model").is_disabled()
     page.keyboard.press("Home")
-    assert "?" in page.locator("#seat-table tbody tr td:last-child").all_inner_texts()
+    assert "?" in page.locator("#seats .seat-role").all_inner_texts()
 
     page.select_option("#seat-select", "-1")
     page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
@@ -185,13 +196,13 @@ def test_report_at_800_px_has_no_page_wide_overflow(
     page = browser.new_page(viewport={"width": 800, "height": 1000})
     page.goto(index.as_uri())
     assert page.evaluate("document.documentElement.scrollWidth") <= 800
-    for chart in ("#ratings-chart", "#win-rate-chart", "#size-mode-chart svg.panel"):
+    for chart in ("#ratings-chart", "#front-scores", "#size-mode-chart svg.panel"):
         box = page.locator(chart).first.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 800
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "report-800.png"), full_page=False)
     page.locator("a.open-game").first.click()
-    page.wait_for_selector("#seat-table")
+    page.wait_for_selector("#seats .seat-box")
     assert page.evaluate("document.documentElement.scrollWidth") <= 800
     page.close()
 
@@ -219,7 +230,7 @@ def test_report_of_a_game_id_that_is_not_a_plain_file_name(tmp_path: Path, brows
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(result.index.as_uri())
     page.locator("a.open-game").first.click()
-    page.wait_for_selector("#seat-table")
+    page.wait_for_selector("#seats .seat-box")
     assert new_id in page.locator("#game-title").inner_text()
     # no model seat in this game: no "next model decision" control
     assert page.locator("#btn-next-model").is_hidden()
@@ -243,7 +254,7 @@ def test_the_arabic_report_is_right_to_left_without_errors(
     assert page.get_attribute("html", "dir") == "rtl" and page.get_attribute("html", "lang") == "ar"
     assert page.locator("#game-list tbody tr").count() == len(store.games())
     page.locator("a.open-game").first.click()
-    page.wait_for_selector("#seat-table")
+    page.wait_for_selector("#seats .seat-box")
     assert page.locator("#step-label").inner_text().startswith("الخطوة 1 من ")
     page.keyboard.press("End")
     assert "انتهت المباراة" in page.locator("#decision-pane").inner_text()

@@ -28,7 +28,7 @@ from harness.views.glossary import LOCALES
 
 from . import build_run
 
-REPORT_JS = Path(__file__).resolve().parents[2] / "harness" / "report" / "static" / "report.js"
+STATIC = Path(__file__).resolve().parents[2] / "harness" / "report" / "static"
 # A heading of the summary, the charts and the game list, as a reader of each language sees it.
 HEADINGS = {
     "en": ("League summary", "Win rate by player and role", "Games"),
@@ -159,9 +159,10 @@ def test_the_page_plural_table_gives_every_number_its_category() -> None:
 
 
 def test_the_viewer_script_reads_only_words_the_page_gives_it() -> None:
-    """Every ``UI.<key>`` of report.js is in the page's "ui-strings" JSON, in every locale,
-    and every counted noun it asks for exists."""
-    script = REPORT_JS.read_text(encoding="utf-8")
+    """Every ``UI.<key>`` of the viewer's scripts (report.js, board.js, graph.js) is in the
+    page's "ui-strings" JSON, in every locale, and every counted noun it asks for exists."""
+    script = "\n".join(p.read_text(encoding="utf-8") for p in sorted(STATIC.glob("*.js")))
+    assert "BOARD.draw" in script and "GRAPH.draw" in script
     used = set(re.findall(r"\bUI\.(\w+)", script))
     nouns = set(re.findall(r'\bcount\([^,()]+(?:\([^()]*\))?, "(\w+)"\)', script))
     assert {"step_of", "side_won", "seats"} - used == {"seats"} and nouns >= {"seats", "rounds"}

@@ -84,3 +84,67 @@ def test_interval_chart_axis_covers_values_intervals_and_zero() -> None:
     assert left < c["zero"] < right and c["rows"][1]["bar"]["x"] < c["zero"]
     assert nice_ticks(-9.5, 20.0) == [-10, 0, 10, 20]
     assert nice_ticks(0.0, 1.0) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
+
+
+def test_interval_chart_draws_everything_inside_what_is_possible() -> None:
+    """A rate's bar and whiskers stay on a 0–100 % axis (a luck-adjusted −0.8 % at 0, a bound
+    of 130 % at 100 %); a score's axis never passes ±100 pp."""
+    rows = [
+        Interval("a", -0.8, -9.0, 20.0, "", ""),
+        Interval("b", 50.0, 10.0, 130.0, "", ""),
+    ]
+    c = interval_chart(rows, bars=True, unit=" %", limits=(0.0, 100.0), fixed=True)
+    left, right = c["label_w"], c["label_w"] + c["plot_w"]
+    assert [t["text"] for t in c["ticks"]] == ["0", "20", "40", "60", "80", "100 %"]
+    a, b = c["rows"]
+    assert a["x"] == left and a["xlo"] == left and a["bar"]["w"] <= 0.5
+    assert b["xhi"] == right and b["bar"]["x"] == left
+    scores = interval_chart(
+        [Interval("x", 95.0, 60.0, 140.0, "", "")], bars=True, limits=(-100.0, 100.0)
+    )
+    assert scores["ticks"][-1]["text"] == "100" and scores["rows"][0]["xhi"] == right
+
+
+def test_the_front_ranks_players_by_score_and_roles_by_rate() -> None:
+    from harness.report.front import RoleRate, Score, role_panels, score_chart
+
+    chart = score_chart(
+        [Score("alpha", -0.1, -0.2, 0.0, 10), Score("zeta", 0.3, 0.1, 0.5, 10),
+         Score("none", None, None, None, 2)],
+        {}, "en", frozenset({"zeta"}),
+    )  # fmt: skip
+    assert [r["label"] for r in chart["rows"]] == ["⚠ zeta", "alpha", "none"]
+    assert chart["rows"][0]["text"] == "+30.0 (+10.0 – +50.0) pp"
+    panels = role_panels(
+        [RoleRate("a", "raider", 4, 1, 0.25, 0.05, 0.7), RoleRate("b", "raider", 2, 2, 1.0, 0.3, 1.0),
+         RoleRate("a", "marshal", 3, 0, 0.0, 0.0, 0.56)],
+        {}, "en", frozenset(),
+    )  # fmt: skip
+    assert [p["role"] for p in panels] == ["marshal", "raider"]  # the game's role order
+    assert [r["label"] for r in panels[1]["chart"]["rows"]] == ["b", "a"]
+    empty = panels[0]["chart"]["rows"][0]  # 0 % with an interval to 56 %: an empty bar
+    assert empty["text"] == "0.0 % (0.0 % – 56.0 %) · 0/3" and empty["bar"]["w"] <= 0.5
+
+
+def test_the_payload_names_card_faces_characters_and_the_seats_accuracy(store: RunStore) -> None:
+    """The viewer draws cards and portraits with the web table's art: the states hold card
+    faces, each named in the game's card table, and every player its character id."""
+    from harness.views.names import card_label
+
+    g = store.games()[0]
+    start, decisions, end = store.read_game(g.game_id)
+    p = game_payload(start, decisions, end, {})
+    faces: set[str] = set()
+    for step in p["steps"]:
+        for key, value in step["x"].items():
+            if key[0] == "h":
+                faces.update(value)
+            elif key[0] == "s":
+                faces.update(value[3])
+                faces.update([value[4]] if value[4] else [])
+            elif key == "t" and value[6]:
+                faces.add(value[6])
+    assert faces and faces <= set(p["cards"])
+    assert all(p["cards"][f][0] == card_label(f) and p["cards"][f][1] for f in faces)
+    assert all(pl["cid"] and pl["char"] for pl in p["players"])
+    assert "acc" not in p  # no move analysis: no accuracy header

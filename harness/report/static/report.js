@@ -1,6 +1,9 @@
 /* BangArena report viewer: draws precomputed game steps; all text comes from the page's
    "ui-strings" block (the report's labels in its language) and the game files (games/<id>.js call BangReport.gameLoaded(data)).
-   Game files are loaded on demand with a <script> tag, which also works from file://. */
+   Game files are loaded on demand with a <script> tag, which also works from file://.
+   The board and the player header are static/board.js (with the web table's art.js), the
+   win-probability graph static/graph.js; this file steps through the game (buttons, keys,
+   play), draws the event feed, the decision and what a model answered, and the game list. */
 (function () {
   "use strict";
   var UI = JSON.parse(document.getElementById("ui-strings").textContent);
@@ -83,6 +86,7 @@
   }
 
   function closeViewer() {
+    stopPlay();
     $("viewer").hidden = true;
     $("main").hidden = false;
     cur.id = null;
@@ -121,64 +125,21 @@
     return own !== undefined ? own : ev[0];
   }
 
-  function cardsList(cards) {
-    return el("ul", { cls: "cards" }, cards.map(function (c) { return el("li", null, [c]); }));
+  /* The events of this step (between the previous decision and this one), as the view sees
+     them: the board's centre shows the last of them. */
+  function newEvents(g, stepIndex, seat) {
+    var end = stepIndex === g.steps.length - 1 ? g.events.length : g.steps[stepIndex].e;
+    var from = stepIndex > 0 ? g.steps[stepIndex - 1].e : 0;
+    var out = [];
+    for (var i = from; i < end; i++) { var t = evText(g.events[i], seat); if (t) out.push(t); }
+    return out;
   }
 
-  function drawTable(g, st, step, seat) {
-    var pane = clear($("table-pane"));
-    var t = st.t;
-    var d = step.d;
-    var info = [UI.round + " " + t[0], g.mode, UI.turn + ": " + g.players[t[1]].name + " (" + (UI["phase_" + t[2]] || t[2]) + ")",
-      UI.shots + " " + t[3], UI.deck + " " + t[4], UI.discard + " " + t[5] + (t[6] ? " (" + UI.top + " " + t[6] + ")" : "")];
-    if (t[7]) info.push(UI.high_noon);
-    pane.appendChild(el("div", { cls: "info" }, [info.join(" · ")]));
-    var mine = seat >= 0 ? st["v" + seat] : null;
-    var over = !d && !!(g.result && g.result.side);  // the last step: every role is shown
-    var head = [UI.player, UI.character, UI.hp, UI.hand];
-    if (mine) head.push(UI.dist);
-    head.push(UI.in_play, UI.weapon, UI.stars, UI.role);
-    var tbody = el("tbody");
-    g.players.forEach(function (p, i) {
-      var s = st["s" + i];
-      var role;
-      var roleCls = null;
-      if (seat < 0) {
-        role = roleName(g, p.role);
-        if (!s[8]) { role += " (" + UI.hidden + ")"; roleCls = "secret"; }
-      } else if (s[8]) role = roleName(g, s[8]);
-      else if (i === seat) role = roleName(g, p.role);
-      else if (over) { role = roleName(g, p.role); roleCls = "revealed"; }
-      else if (mine.kr[String(i)]) { role = roleName(g, mine.kr[String(i)]); roleCls = "secret"; }
-      else role = UI.unknown;
-      var hand = String(s[2]);
-      if (seat < 0 && st["h" + i].length) hand += ": " + st["h" + i].join(", ");
-      var cls = [];
-      if (!s[7]) cls.push("dead");
-      if (t[1] === i) cls.push("turn");
-      if (d && d.s === i) cls.push("deciding");
-      var name = p.name + (i === seat ? " (" + UI.you + ")" : "");
-      var cells = [el("td", { title: p.player + (p.model ? " · " + p.model : "") }, [name]),
-        el("td", { title: p.ability }, [p.char]),
-        el("td", { cls: "n" }, [s[7] ? s[0] + "/" + s[1] : UI.dead]),
-        el("td", null, [hand])];
-      if (mine) cells.push(el("td", { cls: "n" }, [mine.dist[i] === null ? "—" : String(mine.dist[i])]));
-      cells.push(el("td", null, [s[3].join(", ") || "—"]),
-        el("td", null, [(s[4] || UI.revolver) + " (" + s[5] + ")"]),
-        el("td", null, [s[6].join(", ") || "—"]),
-        el("td", { cls: roleCls }, [role]));
-      tbody.appendChild(el("tr", { cls: cls.join(" ") || null }, cells));
-    });
-    pane.appendChild(el("table", { cls: "data", id: "seat-table" }, [
-      el("thead", null, [el("tr", null, head.map(function (h) { return el("th", null, [h]); }))]), tbody]));
-    if (mine) {
-      var hand = st["h" + seat];
-      pane.appendChild(el("h3", null, [UI.your_hand + " (" + hand.length + ")"]));
-      pane.appendChild(cardsList(hand));
-      if (mine.mp) pane.appendChild(el("p", null, [UI.marshal_pair + ": " + g.players[mine.mp[0]].name + ", " + g.players[mine.mp[1]].name]));
-      if (mine.top.length) pane.appendChild(el("p", null, [UI.known_top + ": " + mine.top.join(", ")]));
-      if (mine.look.length) pane.appendChild(el("p", null, [UI.looking + ": " + mine.look.join(", ")]));
-    }
+  /* Which hands and roles this view shows, said on the page. */
+  function viewNote(g, seat) {
+    var note = $("view-note");
+    note.textContent = seat < 0 ? UI.view_full_note : fill(UI.view_seat_note, { name: g.players[seat].name });
+    note.className = "view-note " + (seat < 0 ? "full" : "seat");
   }
 
   function drawFeed(g, stepIndex, seat) {
@@ -215,7 +176,7 @@
     var showAll = seat < 0 || seat === d.s;
     var title = UI.decision + " " + d.i + " — " + p.name + " · " + d.k;
     if (seat < 0) title += " · " + p.player + " · " + roleName(g, p.role);
-    var h = el("div", null, [el("strong", null, [title])]);
+    var h = el("div", { cls: "decider" }, [ART.portrait(p.cid, p.char), el("strong", null, [title])]);
     if (d.fb) h.appendChild(el("span", { cls: "badge" }, [UI.fallback + ": " + d.fb]));
     pane.appendChild(h);
     pane.appendChild(el("div", null, [g.strs[d.h]]));
@@ -241,50 +202,33 @@
     pane.appendChild(el("div", { cls: "note" }, [meta]));
   }
 
-  /* win probability of the analysed seats (bangarena analyze), drawn as SVG */
-  var SVG_NS = "http://www.w3.org/2000/svg";
-  var SEAT_COLORS = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
-  function svg(tag, attrs) {
-    var e = document.createElementNS(SVG_NS, tag);
-    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
-    return e;
+  /* Beside the board: what a model seat answered at this decision — its stated reason and the
+     reasoning it returned (the full record, prompt and raw answers, is below the board).  Only
+     in the full view and the deciding seat's own view. */
+  function drawThinking(g, step, seat) {
+    var pane = clear($("thinking-pane"));
+    var m = step.d && (seat < 0 || seat === step.d.s) ? step.d.m : null;
+    pane.hidden = !m;
+    if (!m) return;
+    pane.appendChild(el("h3", null, [UI.thinking + " · " + m.label]));
+    if (!m.att.length) { pane.appendChild(el("p", { cls: "note" }, [UI.no_call])); return; }
+    var chose = m.parsed === null ? (m.fb ? UI.fallback + ": " + m.fb : "—") : m.parsed;
+    pane.appendChild(el("div", { id: "thinking-choice" }, [UI.parsed + ": ", el("code", null, [chose])]));
+    if (m.reason) pane.appendChild(el("blockquote", { id: "thinking-reason" }, [m.reason]));
+    var said = m.att.filter(function (a) { return a.rsn; });
+    if (said.length) {
+      pane.appendChild(el("div", { cls: "msg-role" }, [UI.reasoning + (said.length > 1 ? " (" + said.length + ")" : "")]));
+      said.forEach(function (a) { pane.appendChild(pre(a.rsn)); });
+    } else {
+      pane.appendChild(el("p", { cls: "note" }, [UI.no_reasoning]));
+    }
   }
 
+  /* win probability of the analysed seats (bangarena analyze): static/graph.js */
   function drawGraph(g, seat) {
-    var pane = $("wp-pane");
-    var box = clear($("wp-graph"));
-    var points = (g.wp || []).filter(function (p) { return seat < 0 || p[1] === seat; });
-    pane.hidden = points.length === 0;
-    if (!points.length) return;
-    var W = 600, H = 140, pad = 6;
-    var last = Math.max(1, g.steps.length - 1);
-    function x(step) { return pad + (W - 2 * pad) * step / last; }
-    function y(v) { return pad + (H - 2 * pad) * (1 - v); }
-    var root = svg("svg", { viewBox: "0 0 " + W + " " + H, id: "wp-svg" });
-    root.appendChild(svg("rect", { x: pad, y: pad, width: W - 2 * pad, height: H - 2 * pad, "class": "wp-axis" }));
-    root.appendChild(svg("line", { x1: pad, x2: W - pad, y1: y(0.5), y2: y(0.5), "class": "wp-axis" }));
-    var seats = [];
-    points.forEach(function (p) { if (seats.indexOf(p[1]) < 0) seats.push(p[1]); });
-    seats.forEach(function (s) {
-      var mine = points.filter(function (p) { return p[1] === s; });
-      var line = svg("polyline", {
-        points: mine.map(function (p) { return x(p[0]).toFixed(1) + "," + y(p[2]).toFixed(1); }).join(" "),
-        "class": "wp-line", stroke: SEAT_COLORS[s % SEAT_COLORS.length], "data-seat": s
-      });
-      root.appendChild(line);
-    });
-    root.appendChild(svg("line", { x1: x(cur.step), x2: x(cur.step), y1: pad, y2: H - pad, "class": "wp-now" }));
-    points.forEach(function (p) {
-      if (!p[3]) return;
-      var m = svg("circle", { cx: x(p[0]).toFixed(1), cy: y(p[2]).toFixed(1), r: p[3] === "blunder" ? 6 : 5,
-        "class": "wp-marker wp-" + p[3], "data-step": p[0], "data-seat": p[1] });
-      var tip = svg("title");
-      tip.textContent = g.players[p[1]].name + " · " + UI["label_" + p[3]] + " · " + (100 * p[2]).toFixed(1) + " %";
-      m.appendChild(tip);
-      m.addEventListener("click", function () { go(p[0]); });
-      root.appendChild(m);
-    });
-    box.appendChild(root);
+    $("wp-pane").hidden = false;  // drawn at its box's width: the box must be laid out
+    var shown = GRAPH.draw($("wp-graph"), $("wp-legend"), UI, g, seat, cur.step, go);
+    $("wp-pane").hidden = !shown;
   }
 
   function pre(text) { return el("pre", null, [text === null || text === undefined ? "" : String(text)]); }
@@ -348,12 +292,36 @@
     nm.hidden = !g.models;
     nm.disabled = nextModelStep(g) < 0;
     nm.title = nm.disabled ? UI.no_more_model : UI.next_model;
-    drawTable(g, g.states[cur.step], step, cur.seat);
+    var st = g.states[cur.step];
+    var over = !step.d && !!(g.result && g.result.side);
+    viewNote(g, cur.seat);
+    BOARD.header($("player-header"), UI, g, st, cur.seat, over);
+    BOARD.draw($("table-pane"), UI, g, st, step, cur.step, cur.seat, newEvents(g, cur.step, cur.seat));
     drawFeed(g, cur.step, cur.seat);
     drawDecision(g, step, cur.seat);
+    drawThinking(g, step, cur.seat);
     drawGraph(g, cur.seat);
     drawModel(g, step, cur.seat);
+    if (playing && cur.step === g.steps.length - 1) stopPlay();
     history.replaceState(null, "", "#game=" + encodeURIComponent(g.id) + "&step=" + cur.step + "&seat=" + cur.seat);
+  }
+
+  /* Play: one step a second, until the end or a key, a click or the slider stops it. */
+  var playing = null;
+  function stopPlay() {
+    if (playing) clearInterval(playing);
+    playing = null;
+    $("btn-play").textContent = UI.play;
+    $("btn-play").setAttribute("aria-pressed", "false");
+  }
+  function togglePlay() {
+    var g = games[cur.id];
+    if (!g) return;
+    if (playing) { stopPlay(); return; }
+    if (cur.step === g.steps.length - 1) go(0);
+    $("btn-play").textContent = UI.pause;
+    $("btn-play").setAttribute("aria-pressed", "true");
+    playing = setInterval(function () { go(cur.step + 1); }, 1000);
   }
 
   function go(step) {
@@ -539,12 +507,18 @@
     openGame(id, 0, cur.seat);
   });
   $("btn-close").addEventListener("click", closeViewer);
-  $("btn-first").addEventListener("click", function () { go(0); });
-  $("btn-prev").addEventListener("click", function () { go(cur.step - 1); });
-  $("btn-next").addEventListener("click", function () { go(cur.step + 1); });
-  $("btn-last").addEventListener("click", function () { go(Infinity); });
+  $("btn-first").addEventListener("click", function () { stopPlay(); go(0); });
+  $("btn-prev").addEventListener("click", function () { stopPlay(); go(cur.step - 1); });
+  $("btn-next").addEventListener("click", function () { stopPlay(); go(cur.step + 1); });
+  $("btn-last").addEventListener("click", function () { stopPlay(); go(Infinity); });
   $("btn-next-model").addEventListener("click", nextModel);
-  $("step-range").addEventListener("input", function () { go(parseInt($("step-range").value, 10)); });
+  $("btn-play").addEventListener("click", togglePlay);
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {  // the graph is drawn at its box's width
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () { var g = games[cur.id]; if (g && !$("viewer").hidden) drawGraph(g, cur.seat); }, 150);
+  });
+  $("step-range").addEventListener("input", function () { stopPlay(); go(parseInt($("step-range").value, 10)); });
   $("seat-select").addEventListener("change", function () { cur.seat = parseInt($("seat-select").value, 10); render(); });
   LIST.init();
   document.addEventListener("keydown", function (e) {
@@ -553,11 +527,13 @@
     if (tag === "INPUT" && e.target.type !== "range") return;
     if (tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) return;
     var k = e.key;
+    if (k !== " ") stopPlay();
     if (k === "ArrowRight") go(cur.step + 1);
     else if (k === "ArrowLeft") go(cur.step - 1);
     else if (k === "Home") go(0);
     else if (k === "End") go(Infinity);
     else if (k === "m") nextModel();
+    else if (k === " " && tag !== "BUTTON") togglePlay();
     else if (k === "Escape") closeViewer();
     else return;
     e.preventDefault();
