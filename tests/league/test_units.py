@@ -18,9 +18,9 @@ def test_a_rate_is_in_percent_and_never_below_zero_or_above_100() -> None:
     assert score_text(0.412, 0.3, 0.501, False) == "41.2% (30.0% … 50.1%)"
     assert score_text(-0.008, -0.05, 0.031, False) == "0.0% (0.0% … 3.1%)"
     assert score_text(1.2, 0.9, 1.6, False) == "100.0% (90.0% … 100.0%)"
-    assert score_text(0.5, math.nan, math.nan, False) == "50.0%"
+    assert score_text(0.5, math.nan, math.nan, False) == "50.0% (–)"  # one deal: no interval
     assert score_text(math.nan, 0.1, 0.2, False) == "–"
-    assert score_text(0.5, None, 0.6, False, "page") == "50.0 %"
+    assert score_text(0.5, None, 0.6, False, "page") == "50.0 % (–)"
     assert score_text(0.0, 0.0, 0.563, False, "page") == "0.0 % (0.0 % – 56.3 %)"
 
 
