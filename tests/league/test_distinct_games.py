@@ -263,7 +263,7 @@ def test_a_run_with_copies_resumes_to_the_games_of_a_fresh_run(
     assert len(RunStore(out / "old").copies()) == 4
     # a second resume has nothing left to play
     code, _cfg = _play(tmp_path, "old", build_schedule, monkeypatch, "--resume")
-    assert code == 0 and "(8 already finished)" in capsys.readouterr().out
+    assert code == 0 and "all 8 games already finished" in capsys.readouterr().out
 
 
 def test_games_of_one_rotation_are_never_copies(runs: dict[str, Path]) -> None:
