@@ -18,7 +18,16 @@ import math
 from collections.abc import Callable
 from typing import Any, Literal
 
-__all__ = ["POINTS", "RATE", "Style", "bounds_text", "clip", "score_cell", "score_text"]
+__all__ = [
+    "POINTS",
+    "RATE",
+    "Style",
+    "bounds_text",
+    "clip",
+    "score_cell",
+    "score_text",
+    "value_text",
+]
 
 RATE: tuple[float, float] = (0.0, 1.0)
 POINTS: tuple[float, float] = (-1.0, 1.0)
@@ -39,7 +48,9 @@ def clip(x: float, bounds: tuple[float, float]) -> float:
     return min(max(float(x), bounds[0]), bounds[1])
 
 
-def _one(x: Any, points: bool, style: Style) -> str:
+def value_text(x: Any, points: bool, style: Style = "terminal") -> str:
+    """One figure without its interval: ``41.2%`` (``41.2 %`` on a page), ``+3.1 pp`` (``+3.1``
+    on a page, under a "pp" header), clipped to what is possible; ``–`` when there is none."""
     if _missing(x):
         return "–"
     v = 100 * clip(x, POINTS if points else RATE)
@@ -53,7 +64,7 @@ def score_text(value: Any, lo: Any, hi: Any, points: bool, style: Style = "termi
     score (``points``); on a page (``style="page"``) ``41.2 % (30.0 % – 50.1 %)`` and
     ``+3.1 (−2.0 – +8.2)`` under a "pp" header.  ``(–)`` for the interval when there is none (one
     deal, docs/statistics.md); ``–`` when there is no value."""
-    text = _one(value, points, style)
+    text = value_text(value, points, style)
     if _missing(value):
         return text
     bounds = bounds_text(lo, hi, points, style) or "(–)"  # no interval: one deal
@@ -67,7 +78,7 @@ def bounds_text(lo: Any, hi: Any, points: bool, style: Style = "terminal") -> st
     unit); empty when there is none."""
     if _missing(lo) or _missing(hi):
         return ""
-    a, b = _one(lo, points, style), _one(hi, points, style)
+    a, b = value_text(lo, points, style), value_text(hi, points, style)
     if style == "terminal":
         if points:
             a, b = a[:-3], b[:-3]

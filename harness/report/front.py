@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.league.units import POINTS, RATE, score_text
+from harness.league.units import POINTS, RATE, score_text, value_text
 
 from .charts import PALETTE, Interval, interval_chart
 from .labels import count, fill, labels
@@ -136,9 +136,9 @@ def role_panels(
                     role=name,
                     wins=r.wins,
                     games=r.games,
-                    rate=score_text(r.rate, None, None, False, "page"),
-                    lo=score_text(r.lo, None, None, False, "page"),
-                    hi=score_text(r.hi, None, None, False, "page"),
+                    rate=value_text(r.rate, False, "page"),
+                    lo=value_text(r.lo, False, "page"),
+                    hi=value_text(r.hi, False, "page"),
                 ),
                 colors.get(r.player, PALETTE[-1]),
             )

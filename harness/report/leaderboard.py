@@ -32,7 +32,7 @@ from harness.league.luck_report import ROLE_ADJUSTED, scored_table
 from harness.league.pool import Pool
 from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
 from harness.league.stats import ROLE_ORDER
-from harness.league.units import bounds_text, score_text
+from harness.league.units import bounds_text, value_text
 from harness.paths import PROMPTS_DIR
 
 from .front import leaderboard_front
@@ -152,7 +152,7 @@ def render_html(pool: Pool, table: pd.DataFrame) -> str:
             front=leaderboard_front(rows, ROLE_ADJUSTED),
             P=words.page,
             C=words.charts,
-            score=lambda v, lo, hi, pp: score_text(v, lo, hi, pp, "page"),
+            value=lambda v, pp: value_text(v, pp, "page"),
             bounds=lambda lo, hi, pp: bounds_text(lo, hi, pp, "page"),
             left_out=pool.left_out,
             notes=pool.notes,

@@ -55,7 +55,7 @@ def test_the_reference_server_plays_a_whole_game_deterministically() -> None:
     ],
 )
 def test_a_misbehaving_remote_is_a_recorded_fallback(mode: str, reason: str, kind: str) -> None:
-    timer = 0.5 if mode in ("hang", "trickle") else 5.0
+    timer = 2.0 if mode in ("hang", "trickle") else 5.0  # a loaded machine still answers in time
     every = every_of(mode)
     with misbehaving_server() as (url, _):
         played = asyncio.run(_play(url + mode, timer=timer, seed=3))

@@ -70,7 +70,7 @@ class LiveServer:
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 30  # generous: CI machines may be loaded
+        deadline = time.monotonic() + 120  # generous: a loaded machine imports the model SDKs slowly
         while not self.server.started:
             if not self.thread.is_alive():
                 raise RuntimeError("the test server stopped while starting (see its log above)")
