@@ -171,6 +171,9 @@ def test_two_people_bots_and_a_model_play_a_whole_game(
                         room.match.game.seats[1].hand  # type: ignore[union-attr]
                     )
                     steps["reloaded"] = True
+                    # the table mid-game, as the README shows it (docs/screens/table-desktop.png)
+                    (ARTIFACTS / "screens").mkdir(exist_ok=True)
+                    ann.screenshot(path=str(ARTIFACTS / "screens" / "table-desktop.png"))
                 if not progressed:
                     time.sleep(0.03)
             ann.screenshot(path=str(ARTIFACTS / "web-table-over.png"))
