@@ -274,6 +274,13 @@ def role_adjusted(seats: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for player, part in df.groupby("player", sort=True):
         score, lo, hi, se = mean_interval(part["resid"], part["deal"])
+        if part["won"].nunique() == 1 and not math.isnan(se):
+            # won every seat-game or none: the residuals may not vary at all (one role, one
+            # base rate) and a zero-width interval would claim certainty; the win rate's
+            # clustered Wilson interval, shifted by the expected rate, is the honest one
+            w_lo, w_hi = clustered_wilson(part["won"], part["deal"])
+            expected = float(part["base_rate"].mean())
+            lo, hi = min(lo, w_lo - expected), max(hi, w_hi - expected)
         rows.append(
             {
                 "player": player,

@@ -247,3 +247,28 @@ def test_report_tables_and_files(tmp_path: Path) -> None:
     assert md.startswith("# League report — run synthetic: 16 games")
     assert md.count("\n## ") == 6
     assert "| player | role | games |" in md and "| champ | marshal |" in md
+
+
+def test_a_player_who_loses_every_game_has_an_interval_of_real_width() -> None:
+    """docs/statistics.md: with every seat-game lost in one role the residuals do not vary, yet
+    four deals do not make the score certain: the interval is the win rate's clustered Wilson
+    interval shifted by the expected rate, as wide as the raw win rate's."""
+    import pandas as pd
+
+    from harness.league.stats import clustered_wilson
+
+    rows = []
+    for d in range(4):
+        for seat, (player, role, won) in enumerate(
+            [("R", "Marshal", 0), ("B", "Raider", 1), ("B", "Raider", 1), ("B", "Loner", 0)]
+        ):
+            rows.append({"game_id": f"g{d}", "deal_key": f"d{d}", "seats": 4, "mode": "classic",
+                         "player": player, "role": role, "won": won, "seat": seat})  # fmt: skip
+    seats = pd.DataFrame(rows)
+    r = role_adjusted(seats).set_index("player").loc["R"]
+    assert r["score"] == pytest.approx(0.0)  # the only Marshal: base rate 0, never won
+    lo, hi = clustered_wilson(
+        seats[seats.player == "R"]["won"], seats[seats.player == "R"]["deal_key"]
+    )
+    assert r["ci_hi"] - r["ci_lo"] > 0.3
+    assert (r["ci_lo"], r["ci_hi"]) == pytest.approx((lo, hi))  # expected rate 0
