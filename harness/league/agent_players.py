@@ -17,11 +17,11 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from harness.agents.base import Agent
 from harness.agents.external_seat import ExternalSeat
 from harness.agents.mcp_seat import McpBackend, McpChannel
 from harness.agents.python_agent import AGENT_PATH, AgentPathError, PythonBackend, load_factory
 from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
+from harness.agents.seat_protocol import Agent
 
 from .config import ConfigError, LeagueConfig
 from .ledger import SpendLine, current_game, now_utc

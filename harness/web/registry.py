@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.agents.base import Agent
+from harness.agents.seat_protocol import Agent
 from harness.engine import Game
 
 from .config import WebConfig

@@ -38,9 +38,9 @@ from .match import Match, SeatEntry
 from .person_names import name_key
 from .protocol import Signal, TableSettings
 from .records import write_match
-from .seats import Controller, WebSeat
 from .signals import SignalRefused
 from .spending import NOTICE_CODE
+from .web_seat import Controller, WebSeat
 
 if TYPE_CHECKING:
     from .registry import Registry
