@@ -1,4 +1,4 @@
-"""The layer order of ARCHITECTURE.md holds: `lint-imports` checks the contracts in pyproject.toml
+"""The layer order of docs/architecture.md holds: `lint-imports` checks the contracts in pyproject.toml
 (cli on top, engine at the bottom, imports only downward; the engine imports nothing else of the
 project)."""
 
