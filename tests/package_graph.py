@@ -27,15 +27,7 @@ TEMPLATE = "package_graph.md.j2"
 # Circles inside a folder that are known and not yet broken: each is the sorted module names of one
 # strongly connected set, with why it stays.  A circle not listed here fails the test, and so does
 # a listed one that no longer exists (remove it from here).
-KNOWN_CIRCLES: dict[tuple[str, ...], str] = {
-    (
-        "harness.web.connection",
-        "harness.web.rebuilds",
-        "harness.web.registry",
-        "harness.web.rooms",
-    ): "a connection names its room and the rooms their registry (type hints only); "
-    "the rooms still set a connection's seat from outside",
-}
+KNOWN_CIRCLES: dict[tuple[str, ...], str] = {}
 
 
 @dataclass(frozen=True)

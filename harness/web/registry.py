@@ -23,7 +23,8 @@ from .limits import Addresses, room_share
 from .protocol import TableSettings
 from .rebuilds import Rebuilds
 from .retention import WebStore
-from .rooms import Room, RoomError
+from .room_state import RoomError
+from .rooms import Room
 from .spending import NOTICE_CODE, SpendingGuard, server_caps
 
 log = logging.getLogger(__name__)
