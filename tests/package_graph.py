@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,14 +129,9 @@ def circles(nodes: Iterable[str], edges: dict[str, set[str]]) -> list[tuple[str,
             if len(group) > 1:
                 found.append(tuple(sorted(group)))
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10 * len(nodes) + 100))
-    try:
-        for v in nodes:
-            if v not in index:
-                visit(v)
-    finally:
-        sys.setrecursionlimit(limit)
+    for v in nodes:  # recursion depth: at most the number of nodes (a few dozen)
+        if v not in index:
+            visit(v)
     return sorted(found)
 
 
