@@ -12,10 +12,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from harness.agents.agent_protocol import DecisionMessage, GameStartMessage, Usage
 from harness.agents.llm_agent import parse_answer
 from harness.agents.model_spec import ModelSpec, build_provider
 from harness.agents.providers import ProviderRequest
+from harness.agents.wire_protocol import DecisionMessage, GameStartMessage, Usage
 
 _TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent), undefined=StrictUndefined, autoescape=False

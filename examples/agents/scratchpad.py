@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.agents.agent_protocol import AgentAnswer, DecisionMessage, GameStartMessage
+from harness.agents.wire_protocol import AgentAnswer, DecisionMessage, GameStartMessage
 
 from .llm import Model
 

@@ -14,7 +14,7 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from harness.agents.agent_protocol import AgentAnswer, DecisionMessage, GameStartMessage
+from harness.agents.wire_protocol import AgentAnswer, DecisionMessage, GameStartMessage
 
 from .llm import Model, total
 

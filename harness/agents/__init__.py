@@ -1,6 +1,6 @@
 """Seats: one async protocol for every kind of player (random, rule bot, language model, person)."""
 
-from .base import Agent, Choice, RandomAgent
 from .seat import Decided, FallbackPolicy, decide
+from .seat_protocol import Agent, Choice, RandomAgent
 
 __all__ = ["Agent", "Choice", "Decided", "FallbackPolicy", "RandomAgent", "decide"]

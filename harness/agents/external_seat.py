@@ -1,11 +1,11 @@
 """A seat played by an external agent (a Python object or a remote HTTP endpoint) through the
-agent protocol (:mod:`harness.agents.agent_protocol`), under the same timer, fallback and records
+agent protocol (:mod:`harness.agents.wire_protocol`), under the same timer, fallback and records
 as a model seat.
 
 The seat keeps its own deadline, the table's decision timer minus the margin of
 :func:`harness.agents.deadline.seat_margin`, so that whatever the agent does (raises, hangs,
 answers garbage or megabytes, names an option that does not exist) the seat returns a
-:class:`~harness.agents.base.Choice` with its fallback reason and a decision record before the
+:class:`~harness.agents.seat_protocol.Choice` with its fallback reason and a decision record before the
 table's timer runs out.  The record is a :class:`~harness.agents.decision_record.ModelDecisionRecord`
 (``provider`` is the kind, ``agent`` or ``remote``): one attempt per message sent, the view, the
 options, the choice, the reasoning, the latency and the usage the agent reported.
@@ -30,16 +30,6 @@ from pydantic import BaseModel, ValidationError
 from harness.engine import SeatView, simplest_for_view
 from harness.views.render import render_json
 
-from .agent_protocol import (
-    MAX_ANSWER_BYTES,
-    PROTOCOL_VERSION,
-    AgentAnswer,
-    DecisionMessage,
-    GameStartMessage,
-    decision_message,
-    game_start_message,
-)
-from .base import Agent, Choice
 from .deadline import seat_margin
 from .decision_record import (
     Attempt,
@@ -49,6 +39,16 @@ from .decision_record import (
     TokenCounts,
     cap_text,
     sha256_text,
+)
+from .seat_protocol import Agent, Choice
+from .wire_protocol import (
+    MAX_ANSWER_BYTES,
+    PROTOCOL_VERSION,
+    AgentAnswer,
+    DecisionMessage,
+    GameStartMessage,
+    decision_message,
+    game_start_message,
 )
 
 __all__ = ["AgentBackend", "AgentFault", "ExternalSeat", "UsageSink", "parse_answer"]

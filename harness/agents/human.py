@@ -35,8 +35,8 @@ from harness.views.terminal import (
     words,
 )
 
-from .base import Agent
 from .seat import FatalSeatError
+from .seat_protocol import Agent
 
 WIDE = 120  # a pipe or a file gets rows this wide rather than folded cells
 

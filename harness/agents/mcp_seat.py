@@ -12,7 +12,7 @@ with an :class:`McpBackend`, so its timer, fallbacks and records are those of ev
 * The channel holds one pending decision at a time: a player of kind ``mcp`` sits at most once in
   a game, and its games are played one after the other (``bangarena mcp`` checks both).
 * A choice may carry the client's usage (tokens, dollars, model): it is validated as the
-  protocol's :class:`~harness.agents.agent_protocol.Usage` and flows into the run's spend ledger
+  protocol's :class:`~harness.agents.wire_protocol.Usage` and flows into the run's spend ledger
   and caps like a Python agent's.
 * :meth:`McpChannel.close` ends the client's part in the current game (an Inspect solver that
   returned): the pending decision and every later one of that game fall back at once, as errors.
@@ -32,9 +32,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .agent_protocol import MAX_ANSWER_BYTES, AgentAnswer, DecisionMessage, GameStartMessage
 from .decision_record import Attempt
 from .external_seat import AgentBackend, AgentFault, _attempt, _fault_of
+from .wire_protocol import MAX_ANSWER_BYTES, AgentAnswer, DecisionMessage, GameStartMessage
 
 __all__ = ["MAX_REFUSED", "MAX_WAIT_S", "ChoiceRefused", "McpBackend", "McpChannel"]
 
@@ -244,7 +244,7 @@ class McpChannel:
     ) -> dict[str, Any]:
         """Answer the pending decision; :class:`ChoiceRefused` when there is none, when
         ``decision_index`` names another one, or when the answer is not valid (``usage``
-        included: a :class:`~harness.agents.agent_protocol.Usage`)."""
+        included: a :class:`~harness.agents.wire_protocol.Usage`)."""
         self.client_seen.set()
         p = self.pending
         if p is None or p.answer.done():

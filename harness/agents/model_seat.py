@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from harness.engine import SeatView
 
-from .base import Agent, Choice
 from .deadline import seat_margin
 from .llm_agent import LLMAgent
+from .seat_protocol import Agent, Choice
 
 if TYPE_CHECKING:
     from .prober import Prober

@@ -32,7 +32,6 @@ from harness.views.prompts import PromptBuilder as HarnessPromptBuilder
 from harness.views.render import render_json
 from harness.views.tokens import OFFLINE_ENCODINGS, TokenizerError, counter_for
 
-from .base import Choice
 from .conversation import Conversation, PromptBuilder
 from .llm_agent import FatalModelError, LLMAgent, RecordSink, SystemPromptSink
 from .model_seat import ModelSeat
@@ -43,6 +42,7 @@ from .providers.base import AnswerMode
 from .providers.litellm_provider import LiteLLMProvider
 from .providers.openai_provider import OpenAIProvider
 from .response_cache import ResponseCache
+from .seat_protocol import Choice
 
 if TYPE_CHECKING:
     from .rulebot import RuleBot

@@ -14,7 +14,7 @@ from harness.views.names import default_names
 from harness.views.prompt_stats import PolicyMeter
 from harness.views.tokens import TokenCounter
 
-from .base import RandomAgent
+from .seat_protocol import RandomAgent
 from .table import play_game
 
 Players = Literal["bots", "random"]

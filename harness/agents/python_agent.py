@@ -5,9 +5,9 @@ the agent.
 The agent is either an object with a ``decide(message)`` method and, optionally, a
 ``start(message)`` method, or a callable (``agent(message)``, the decision).  Each may be a plain
 or an ``async`` function.  ``start`` gets a
-:class:`~harness.agents.agent_protocol.GameStartMessage`, ``decide`` a
-:class:`~harness.agents.agent_protocol.DecisionMessage` and returns an
-:class:`~harness.agents.agent_protocol.AgentAnswer`, a mapping of its fields, or an option id.
+:class:`~harness.agents.wire_protocol.GameStartMessage`, ``decide`` a
+:class:`~harness.agents.wire_protocol.DecisionMessage` and returns an
+:class:`~harness.agents.wire_protocol.AgentAnswer`, a mapping of its fields, or an option id.
 
 Async functions run in the run's event loop and must not block it; plain functions run in a
 thread of their own (daemon), so a slow one costs its seat a timeout, not the table its loop.  A
@@ -28,9 +28,9 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .agent_protocol import DecisionMessage, GameStartMessage
 from .decision_record import Attempt
 from .external_seat import AgentBackend, AgentFault
+from .wire_protocol import DecisionMessage, GameStartMessage
 
 __all__ = ["AGENT_PATH", "AgentPathError", "PythonBackend", "load_factory"]
 

@@ -1,12 +1,12 @@
 """Remote agents (``kind: remote``): each protocol message is POSTed as JSON to ``url`` and the
-response body is the answer (:class:`~harness.agents.agent_protocol.AgentAnswer` JSON) — for a
+response body is the answer (:class:`~harness.agents.wire_protocol.AgentAnswer` JSON) — for a
 ``game_start`` message any 2xx response will do.
 
 * Timeouts come from the seat's deadline: connect, read and the whole exchange end by it.
 * Only transport errors (no connection, a dropped connection) are retried, with a short backoff,
   while the deadline leaves time and at most :data:`MAX_TRANSPORT_ATTEMPTS` times.  An HTTP error
   status, a body that is not the answer, or a body over
-  :data:`~harness.agents.agent_protocol.MAX_ANSWER_BYTES` (read no further than that) is the
+  :data:`~harness.agents.wire_protocol.MAX_ANSWER_BYTES` (read no further than that) is the
   attempt's error and the decision's fallback.
 * ``token_env`` names an environment variable whose value is sent as ``Authorization: Bearer``;
   the value is registered with :mod:`harness.agents.redact`, so no record, log or output shows it.
@@ -24,10 +24,10 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .agent_protocol import MAX_ANSWER_BYTES, PROTOCOL_VERSION, DecisionMessage, GameStartMessage
 from .decision_record import Attempt
 from .external_seat import AgentBackend, AgentFault
 from .redact import register_key_env
+from .wire_protocol import MAX_ANSWER_BYTES, PROTOCOL_VERSION, DecisionMessage, GameStartMessage
 
 __all__ = ["MAX_TRANSPORT_ATTEMPTS", "RemoteClient", "RemoteBackend", "check_url"]
 

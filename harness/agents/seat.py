@@ -15,7 +15,7 @@ from typing import Any, Literal, cast
 
 from harness.engine import Game, SeatView, build_view, simplest_action
 
-from .base import Agent, Choice
+from .seat_protocol import Agent, Choice
 
 FallbackPolicy = Literal["simplest", "autopilot"]
 FallbackReason = Literal["timeout", "error", "invalid_answer"]

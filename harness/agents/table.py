@@ -30,8 +30,8 @@ from typing import Any, TypedDict, Unpack
 
 from harness.engine import Game, SeatView, build_view
 
-from .base import Agent, Choice
 from .seat import Decided, FallbackPolicy, FallbackReason, decide
+from .seat_protocol import Agent, Choice
 from .table_signals import TableSignals, public_seats
 
 DEFAULT_MAX_DECISIONS = 20_000

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from harness.engine import SPECTATOR, Game
 from harness.engine.view import public_role
 
-from .base import Agent
+from .seat_protocol import Agent
 
 __all__ = [
     "CLAIM_ROLES",

@@ -21,7 +21,7 @@ from harness.engine.roles import ROLES
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
-from harness.replay.inspect import model_known, run_models
+from harness.replay.decision_browser import model_known, run_models
 from harness.views.names import LOCALES
 from harness.views.plural import count
 

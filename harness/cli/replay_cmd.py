@@ -29,7 +29,7 @@ from harness.replay import (
     replay_steps,
     seat_names,
 )
-from harness.replay.inspect import REPORT_TEMPLATES
+from harness.replay.decision_browser import REPORT_TEMPLATES
 from harness.views.names import LOCALES, feed_title
 from harness.views.narrate import Narrator
 from harness.views.plural import count

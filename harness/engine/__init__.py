@@ -16,13 +16,17 @@ from .errors import EngineError, GameOver, IllegalAction, MalformedAction, Posit
 from .fallback import simplest_action, simplest_for_view, simplest_option
 from .game import Game
 from .position import dump_position, load_position, position_json
-from .state import Decision
+from .state import DECISION_KINDS, EVENT_TYPES, Decision, DecisionKind, EventType
 from .view import SPECTATOR, PendingView, PublicSeat, SeatView, build_view, filter_event
 
 __all__ = [
     "Action",
+    "DECISION_KINDS",
     "Decision",
+    "DecisionKind",
+    "EVENT_TYPES",
     "EngineError",
+    "EventType",
     "Game",
     "GameOver",
     "IllegalAction",

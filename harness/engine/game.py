@@ -28,7 +28,7 @@ from .roles import (
     marshal_hp_bonus,
     role_list,
 )
-from .state import Decision, Seat
+from .state import Decision, DecisionKind, Seat
 from .turn import TurnMixin
 
 Handler = Callable[..., None]
@@ -173,7 +173,7 @@ class Game(TurnMixin, PlayMixin, CombatMixin, OptionsMixin):
                 self.pending_frame = frame
                 return
 
-    def ask(self, seat: int, kind: str, options: tuple[Action, ...]) -> None:
+    def ask(self, seat: int, kind: DecisionKind, options: tuple[Action, ...]) -> None:
         """Called by a frame that needs a decision; :meth:`run` stops after that frame."""
         self.pending = _new_decision(Decision, (seat, kind, options))
 

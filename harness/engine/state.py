@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
 
 from .actions import Action, action_id
 from .cards import CARD_FACE, CARD_SUIT, CARD_TYPE, REVOLVER_RANGE, WEAPON_RANGE
@@ -18,6 +18,31 @@ from .roles import HIGH_NOON_ROUND, MAX_SEATS
 
 Event = dict[str, Any]
 Frame = tuple[Any, ...]
+
+# What a pending decision asks for (a turn RULES.md §3, answers §5, glory §7); every
+# ``Game.ask`` names one of these (tests/engine/test_kinds.py checks the engine asks no other).
+DecisionKind = Literal[
+    "draw_source",  # where a seat whose character may choose takes its draw from
+    "putback",  # which looked-at cards go back on the deck
+    "play",  # the acting seat's next play, or ending the turn
+    "discard",  # which cards to discard at the end of the turn
+    "respond_shot",  # answering a Shot, or taking the hit
+    "respond_raid",  # answering a Raid, or taking the hit
+    "respond_duel",  # answering a Duel, or taking the hit
+    "upgrade",  # which ★ upgrade to gain
+    "bounty",  # which bounty to take for an elimination
+]
+DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
+
+# The ``"t"`` of every engine event (an event is a plain dict for speed, so mypy cannot check
+# the literals at the ``emit`` calls: tests/engine/test_kinds.py checks them against the source)
+EventType = Literal[
+    "check", "coin", "collect", "discard", "draw", "dynamite", "eliminated", "end_turn",
+    "game_over", "grab", "heal", "high_noon", "hit", "intel", "jail", "knocked", "look", "miss",
+    "penalty", "play", "position", "putback", "role", "scavenge", "setup", "show", "shuffle",
+    "star", "steal", "take_discard", "turn",
+]  # fmt: skip
+EVENT_TYPES: tuple[EventType, ...] = get_args(EventType)
 
 
 def _ring(m: int, p: int, limit: int) -> tuple[tuple[int, int], ...]:
@@ -44,7 +69,7 @@ class Decision(NamedTuple):
     """The one pending decision: which seat decides, what kind of decision, the legal options."""
 
     seat: int
-    kind: str
+    kind: DecisionKind
     options: tuple[Action, ...]
 
     @property

@@ -25,7 +25,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from harness.agents.agent_protocol import (
+from harness.agents.mcp_seat import MAX_WAIT_S, ChoiceRefused, McpChannel
+from harness.agents.wire_protocol import (
     MAX_COST_USD,
     MAX_ID_CHARS,
     MAX_MODEL_CHARS,
@@ -33,7 +34,6 @@ from harness.agents.agent_protocol import (
     MAX_TOKENS,
     PROTOCOL_VERSION,
 )
-from harness.agents.mcp_seat import MAX_WAIT_S, ChoiceRefused, McpChannel
 from harness.views.render import environment
 
 __all__ = ["build_server", "status_text"]

@@ -1,8 +1,8 @@
 """External agent players of a league (``kind: agent``, ``kind: remote`` and ``kind: mcp``): their
 config fields, their seats, and their usage in the run's spend ledger.
 
-* :func:`check_agent_fields` — the fields each kind takes (format only: reading a run's config
-  never imports an agent's code); :func:`check_agent_players` imports every ``agent:`` factory
+* :func:`check_agent_players` (the fields each kind takes are checked by format in
+  :mod:`harness.league.agent_fields`, as the config is read) imports every ``agent:`` factory
   before a run starts, so a bad path is a one-line :class:`ConfigError`;
   :func:`check_mcp_players` checks that the run serves its MCP player (``bangarena mcp``), which
   sits at most once in each game.
@@ -17,11 +17,11 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from harness.agents.base import Agent
 from harness.agents.external_seat import ExternalSeat
 from harness.agents.mcp_seat import McpBackend, McpChannel
-from harness.agents.python_agent import AGENT_PATH, AgentPathError, PythonBackend, load_factory
-from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
+from harness.agents.python_agent import AgentPathError, PythonBackend, load_factory
+from harness.agents.remote_agent import RemoteBackend, RemoteClient
+from harness.agents.seat_protocol import Agent
 
 from .config import ConfigError, LeagueConfig
 from .ledger import SpendLine, current_game, now_utc
@@ -30,30 +30,10 @@ if TYPE_CHECKING:
     from .config import PlayerConfig
     from .schedule import GameSpec
 
-__all__ = ["AgentSeats", "check_agent_fields", "check_agent_players", "check_mcp_players"]
+__all__ = ["AgentSeats", "check_agent_players", "check_mcp_players"]
 
 EXTERNAL_KINDS = ("agent", "remote", "mcp", "inspect")
 ANSWERED = (None, "unparseable", "illegal_option", "oversized")
-
-
-def check_agent_fields(p: PlayerConfig) -> None:
-    """Raise ``ValueError`` when ``p`` has a field its kind does not take, or lacks one."""
-    agent_fields = {"agent": p.agent, "options": p.options}
-    remote_fields = {"url": p.url, "token_env": p.token_env}
-    if p.kind == "agent":
-        if not p.agent:
-            raise ValueError("a player of kind 'agent' needs 'agent: package.module:factory'")
-        if not AGENT_PATH.match(p.agent):
-            raise ValueError(f"agent {p.agent!r} is not of the form 'package.module:factory'")
-    if p.kind == "remote":
-        if not p.url:
-            raise ValueError("a player of kind 'remote' needs 'url: http(s)://...'")
-        check_url(p.url)
-    for kind, fields in (("agent", agent_fields), ("remote", remote_fields)):
-        if p.kind != kind:
-            extra = [k for k, v in fields.items() if v is not None]
-            if extra:
-                raise ValueError(f"a player of kind {p.kind!r} takes no {extra[0]!r}")
 
 
 def check_agent_players(config: LeagueConfig) -> None:

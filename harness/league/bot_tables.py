@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from harness.agents.base import Agent, RandomAgent
 from harness.agents.rulebot import RuleBot
+from harness.agents.seat_protocol import Agent, RandomAgent
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
 from harness.engine.roles import TEAM_OF

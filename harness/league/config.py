@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from harness.agents.model_spec import ModelSpec  # noqa: E402
 from harness.agents.probe_settings import ProbeSettings
 
+from .agent_fields import check_agent_fields
+
 Mode = Literal["classic", "partners", "double_agent", "old_classic"]
 # the languages of harness/views/names.py LOCALES (a test keeps the two equal)
 Locale = Literal["en", "ru", "zh", "ja", "ar"]
@@ -57,8 +59,6 @@ class PlayerConfig(_Strict):
             raise ValueError(f"a player of kind {self.kind!r} takes no 'model' section")
         if self.kind not in SEATED_KINDS and self.locale is not None:
             raise ValueError(f"a player of kind {self.kind!r} reads no text: no 'locale'")
-        from .agent_players import check_agent_fields
-
         check_agent_fields(self)
         return self
 

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.agents.base import Agent
 from harness.agents.model_spec import ModelSpec, build_model_seat, build_provider
 from harness.agents.pricing import PriceBook
 from harness.agents.prober import Prober, probe_call
 from harness.agents.seat import FatalSeatError
+from harness.agents.seat_protocol import Agent
 from harness.records import RunStore
 from harness.records.probes import PROBES_FILE, ProbeSink
 

@@ -4,10 +4,10 @@
   event (:mod:`harness.replay.verify`);
 * :func:`replay_steps` walks a recorded game one decision at a time (viewers, reports);
 * :func:`inspect_decisions` filters the decisions of a run and shows what each seat saw, the exact
-  prompt and the model's raw answers (:mod:`harness.replay.inspect`).
+  prompt and the model's raw answers (:mod:`harness.replay.decision_browser`).
 """
 
-from .inspect import (
+from .decision_browser import (
     DecisionDetail,
     DecisionFilter,
     decision_json,

@@ -38,12 +38,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
-
 from harness.engine.roles import MODES, ROLES
 from harness.league.config import SEATED_KINDS
 from harness.league.units import score_text
-from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
 from harness.views.glossary import LOCALES, SIDES
@@ -63,6 +60,7 @@ from .front import RoleRate, Score, role_panels, score_chart
 from .labels import count, fill, labels, plural_table
 from .payload import dumps, game_payload, game_script
 from .summary import ROLE_ORDER, Summary, load_config, summarize
+from .templates import STATIC, environment, interval_text, static_text
 
 __all__ = [
     "ReportResult",
@@ -73,8 +71,6 @@ __all__ = [
     "render_index",
 ]
 
-TEMPLATES = PROMPTS_DIR / "report"
-STATIC = Path(__file__).resolve().parent / "static"
 ART = STATIC.parent.parent / "web" / "static" / "art.js"  # the web table's SVG art
 PARALLEL_MIN_GAMES = 40
 CHUNK = 8  # games per worker task
@@ -93,54 +89,6 @@ class ReportResult:
     warnings: list[str]
     index_bytes: int = 0
     game_bytes: tuple[int, ...] = ()
-
-
-# ----------------------------------------------------------------------------- templates
-
-
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
-        undefined=StrictUndefined,
-        autoescape=select_autoescape(("html", "html.j2", "svg.j2")),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["pct"] = lambda x: "–" if x is None else f"{100 * x:.1f} %"
-    env.filters["usd"] = lambda x: f"${x:,.4f}" if x < 100 else f"${x:,.2f}"
-    env.filters["num"] = lambda x: f"{x:,}"
-    env.filters["fix"] = lambda x, d=2: "—" if x is None else f"{x:.{d}f}"
-    env.filters["pp"] = lambda x: "—" if x is None else f"{100 * x:+.1f}"
-    env.filters["ci"] = interval_text
-    return env
-
-
-_INTERVAL_FORMATS: dict[str, Callable[[float], str]] = {
-    "pct": lambda x: f"{100 * x:.1f} %",
-    "pp": lambda x: f"{100 * x:+.1f}",
-    "fix": lambda x: f"{x:.2f}",
-    "fix1": lambda x: f"{x:.1f}",
-    "fix3": lambda x: f"{x:.3f}",
-}
-
-
-def interval_text(bounds: Sequence[float | None] | None, kind: str = "pct") -> str:
-    """``(41.2 % – 53.8 %)`` for a 95 % interval, ``(–)`` when there is none (one deal: every
-    interval is clustered by deal, docs/statistics.md); ``kind`` is the format of the bounds."""
-    lo, hi = bounds if bounds is not None else (None, None)
-    if lo is None or hi is None or lo != lo or hi != hi:  # None or NaN
-        return "(–)"
-    fmt = _INTERVAL_FORMATS[kind]
-    return f"({fmt(lo)} – {fmt(hi)})"
-
-
-def _static(name: str | Path) -> str:
-    """A static file of the report (or, given a path, that file) to inline in a page."""
-    text = (STATIC / name).read_text(encoding="utf-8")
-    if "</script" in text.lower() or "</style" in text.lower():
-        raise ValueError(f"static/{name} must not contain a closing script or style tag")
-    return text
 
 
 def game_file_name(game_id: str) -> str:
@@ -442,11 +390,11 @@ def render_index(
         roles={r: role_name(r, locale) for r in ROLES},
         modes={m: mode_name(m, locale) for m in MODES},
         warnings=list(warnings),
-        css=_static("report.css"),
-        js=_static("report.js"),
-        art=_static(ART),  # the web table's pictures, the same file (one source of the art)
-        board_js=_static("board.js"),
-        graph_js=_static("graph.js"),
+        css=static_text("report.css"),
+        js=static_text("report.js"),
+        art=static_text(ART),  # the web table's pictures, the same file (one source of the art)
+        board_js=static_text("board.js"),
+        graph_js=static_text("graph.js"),
         generated=time.strftime("%Y-%m-%d %H:%M"),
         quiz_pages=list(quiz_pages),
     )

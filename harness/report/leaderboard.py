@@ -36,8 +36,8 @@ from harness.league.units import bounds_text, value_text
 from harness.paths import PROMPTS_DIR
 
 from .front import leaderboard_front
-from .html import _static
 from .labels import labels
+from .templates import static_text
 
 CSV_FILE = "leaderboard.csv"
 HTML_FILE = "leaderboard.html"
@@ -135,7 +135,7 @@ def _bracket(lo: float | None, hi: float | None, digits: int) -> str:
 
 
 def render_html(pool: Pool, table: pd.DataFrame) -> str:
-    css = _static("report.css")
+    css = static_text("report.css")
     key = pool.key
     rows = table.to_dict("records")
     words = labels("en")

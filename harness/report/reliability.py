@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .charts import PALETTE
-from .html import environment
+from .templates import environment
 
 
 def reliability_chart(series: Sequence[tuple[str, Sequence[Any]]]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import logging
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse
@@ -39,7 +39,8 @@ from .headers import SecurityHeaders
 from .limits import RATE_LIMITED, address_key
 from .origins import OriginGuard, OriginPolicy
 from .registry import Registry
-from .rooms import Room, RoomError, one_seat
+from .room_state import RoomError
+from .rooms import Room, one_seat
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 INTERNAL = "internal"  # the ``code`` of the error frame for a message the server failed on
@@ -210,7 +211,7 @@ def _library(locale: str) -> dict[str, Any]:
 def _room(conn: Connection) -> Room:
     if conn.room is None:
         raise RoomError("no_room", "create, join or watch a table first")
-    return conn.room
+    return cast(Room, conn.room)  # a connection is only ever in a Room
 
 
 def _joined(conn: Connection, room: Room, token: str | None) -> None:
@@ -224,18 +225,18 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
     if isinstance(m, p.Ping):
         conn.send({"type": "pong"})
     elif isinstance(m, p.SetLocale):
-        conn.locale = m.locale
+        conn.set_locale(m.locale)
         if conn.room is not None:
             reg.rebuilds.request(conn)
     elif isinstance(m, p.Create):
         one_seat(conn)
-        conn.locale = m.locale
+        conn.set_locale(m.locale)
         room, token = reg.create_seated(m.settings, conn, m.name, play=m.play)
         _joined(conn, room, token)
         if m.play:
             room.start()
     elif isinstance(m, p.Join):
-        conn.locale = m.locale
+        conn.set_locale(m.locale)
         room = reg.get(m.code)
         if m.token is not None:
             room.rejoin(conn, m.token)
@@ -247,7 +248,7 @@ def handle(reg: Registry, conn: Connection, m: Any) -> None:
         _joined(conn, room, token)
         room.broadcast_room()
     elif isinstance(m, p.Watch):
-        conn.locale = m.locale
+        conn.set_locale(m.locale)
         if m.code is not None:
             room = reg.get(m.code)
             room.watch(conn)

@@ -1,6 +1,6 @@
 """One game at a web table, played by the league's table runner.
 
-Every seat is a :class:`~harness.web.seats.WebSeat`; :func:`~harness.agents.table.play_game` asks
+Every seat is a :class:`~harness.web.web_seat.WebSeat`; :func:`~harness.agents.table.play_game` asks
 them in turn with the table's decision timer and the R-5 fallback, exactly as in a league game.
 Before each decision the room pushes every connection its new view (so views follow every applied
 action); the seat then takes its time by a rule that does not depend on its number of options
@@ -8,7 +8,7 @@ action); the seat then takes its time by a rule that does not depend on its numb
 with the timer shown to everyone, and a bot's or model's move comes after the table's pause (the
 speed setting).
 Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency.
-A person's timeout settles the rest of their turn (see :mod:`harness.web.seats`).
+A person's timeout settles the rest of their turn (see :mod:`harness.web.web_seat`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from harness.league.ledger import current_game
 from harness.records import DecisionLine
 
 from .match_stats import player_stats
-from .seats import WebSeat
 from .signals import SignalBoard
+from .web_seat import WebSeat
 
 RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp", "inspect"]
 

@@ -11,7 +11,7 @@ asked it and the timer shows) and the same time before it is applied:
 - a model seat's decision is applied no sooner than that pause either; a real one takes the
   model's time, a forced one (no model call) waits as long as one of the seat's real decisions of
   this game, drawn at random (the time of the pause alone before its first real decision);
-- a person is asked every decision with the table's timer (:mod:`harness.web.seats`): what the
+- a person is asked every decision with the table's timer (:mod:`harness.web.web_seat`): what the
   others can still tell apart is the person's own speed, as at any card table.
 
 The draws come from a generator of the seat's own, seeded from the game's seed and the seat; the

@@ -8,7 +8,7 @@ code points, line or paragraph separators, ``<`` and ``>``), a character that sh
 (:data:`INVISIBLE`: the Hangul fillers, the blank Braille pattern, invisible marks), or a combining
 mark with no letter before it; and when it looks like a bot's or a model seat's name in any page
 language ("Bot 2", "ИИ 3", "ボット 5": the glossary words ``bot`` and ``ai`` with a number; see
-:meth:`harness.web.rooms.Room.names`) — compared by :func:`name_key`, so "B\u043et 2" with a
+:meth:`harness.web.room_state.RoomState.names`) — compared by :func:`name_key`, so "B\u043et 2" with a
 Cyrillic о, "B0t 2", "Bót 2" or "Bot-2" are refused too.
 """
 

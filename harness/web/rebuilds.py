@@ -22,9 +22,8 @@ class Rebuilds:
 
     def request(self, conn: Connection) -> None:
         """Send ``conn`` its room, view and result again soon (once, however often asked)."""
-        if conn.rebuild_pending:
+        if not conn.ask_rebuild():
             return
-        conn.rebuild_pending = True
         self._pending.append(conn)
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
@@ -33,7 +32,7 @@ class Rebuilds:
         await asyncio.sleep(COALESCE_S)
         while self._pending:
             conn = self._pending.popleft()
-            conn.rebuild_pending = False
+            conn.rebuild_started()
             if conn.room is not None and not conn.closed:
                 conn.room.send_all(conn)
             await asyncio.sleep(0)  # the loop polls the network before the next rebuild

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.agents.base import Agent
+from harness.agents.seat_protocol import Agent
 from harness.engine import Game
 
 from .config import WebConfig
@@ -23,7 +23,8 @@ from .limits import Addresses, room_share
 from .protocol import TableSettings
 from .rebuilds import Rebuilds
 from .retention import WebStore
-from .rooms import Room, RoomError
+from .room_state import RoomError
+from .rooms import Room
 from .spending import NOTICE_CODE, SpendingGuard, server_caps
 
 log = logging.getLogger(__name__)

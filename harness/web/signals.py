@@ -6,7 +6,7 @@ above X's portrait) and reactions.  A person may send at most one signal per
 and about hidden roles (the Marshal claims nothing and is never marked), reactions also after
 elimination (the rules shared with model seats:
 :func:`harness.agents.table_signals.check_signal`).  Signals go to people and spectators only: the
-board is server state that no :class:`~harness.agents.base.Agent` is ever given, so bots and model
+board is server state that no :class:`~harness.agents.seat_protocol.Agent` is ever given, so bots and model
 seats at the web table neither see nor send them.  Every accepted signal is kept for the game's
 record (:mod:`harness.records.signals`).
 """

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from harness.agents.base import Agent
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.llm_agent import LLMAgent, parse_answer
 from harness.agents.model_seat import ModelSeat
@@ -24,6 +23,7 @@ from harness.agents.providers.base import (
     answer_grammar,
     answer_schema,
 )
+from harness.agents.seat_protocol import Agent
 from harness.agents.table import Recorded, Table
 from harness.agents.table_signals import (
     MAX_PER_MATCH,
@@ -193,7 +193,7 @@ class Talker(Agent):
         self.heard.extend(signals)
 
     async def choose(self, view: SeatView, options: Sequence[str]) -> Any:
-        from harness.agents.base import Choice
+        from harness.agents.seat_protocol import Choice
 
         self.n += 1
         record = ModelDecisionRecord(

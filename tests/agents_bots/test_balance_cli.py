@@ -14,6 +14,7 @@ import pytest
 
 from harness.cli import balance_cmd, bots_bench_cmd
 from harness.engine.roles import MODES
+from harness.league.balance import law_balance
 from harness.league.stats_basic import chi2_sf, homogeneity, wilson
 
 
@@ -139,11 +140,11 @@ def test_law_balance_verdicts() -> None:
                 out.append({"mode": m, "seats": n, "teams": {"law": law}})
         return out
 
-    flat = balance_cmd.law_balance(rows([0.45] * 5))
+    flat = law_balance(rows([0.45] * 5))
     assert all(b["verdict"] == "equal within noise" and b["p"] == 1.0 for b in flat.values())
-    steep = balance_cmd.law_balance(rows([0.4, 0.5, 0.6, 0.7, 0.45]))["classic"]
+    steep = law_balance(rows([0.4, 0.5, 0.6, 0.7, 0.45]))["classic"]
     assert steep["verdict"] == "NOT equal" and not steep["roughly_equal"]
     assert steep["min"] == {"seats": 4, "rate": 0.4} and steep["max"] == {"seats": 7, "rate": 0.7}
     assert steep["p"] < 1e-6 and steep["df"] == 4
-    close = balance_cmd.law_balance(rows([0.44, 0.46, 0.44, 0.46, 0.49]))["classic"]
+    close = law_balance(rows([0.44, 0.46, 0.44, 0.46, 0.49]))["classic"]
     assert close["spread"] <= 0.05 and close["roughly_equal"]

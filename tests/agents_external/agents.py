@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from harness.agents.agent_protocol import AgentAnswer, DecisionMessage, GameStartMessage, Usage
+from harness.agents.wire_protocol import AgentAnswer, DecisionMessage, GameStartMessage, Usage
 
 
 class Seeded:

@@ -16,11 +16,11 @@ pytest.importorskip("mcp")
 
 from mcp import Client  # noqa: E402
 
-from harness.agents.agent_protocol import SCHEMA_DIR, McpChooseArguments  # noqa: E402
 from harness.agents.external_seat import ExternalSeat  # noqa: E402
 from harness.agents.mcp_seat import McpBackend, McpChannel  # noqa: E402
 from harness.agents.rulebot import RuleBot  # noqa: E402
 from harness.agents.table import Table  # noqa: E402
+from harness.agents.wire_protocol import SCHEMA_DIR, McpChooseArguments  # noqa: E402
 from harness.engine import Game  # noqa: E402
 from harness.integrations.mcp_tools import build_server  # noqa: E402
 from harness.views.names import default_names  # noqa: E402

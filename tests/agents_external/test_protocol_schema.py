@@ -1,5 +1,5 @@
 """The agent protocol's JSON Schema files in docs/schema/ are generated from its pydantic models
-(``python -m harness.agents.agent_protocol --write``): this test fails when they are stale, and
+(``python -m harness.agents.wire_protocol --write``): this test fails when they are stale, and
 checks real messages of a game against them."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 
 import jsonschema
 
-from harness.agents.agent_protocol import (
+from harness.agents.wire_protocol import (
     PROTOCOL_VERSION,
     SCHEMA_DIR,
     decision_message,
@@ -24,7 +24,7 @@ def _schema(stem: str) -> dict[str, object]:
 
 
 def test_the_published_schemas_are_up_to_date() -> None:
-    assert stale_schemas() == [], "run: python -m harness.agents.agent_protocol --write"
+    assert stale_schemas() == [], "run: python -m harness.agents.wire_protocol --write"
 
 
 def test_messages_of_a_game_validate_against_the_published_schemas() -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from harness.agents.agent_protocol import MAX_ANSWER_BYTES, DecisionMessage, GameStartMessage
 from harness.agents.python_agent import AgentPathError, PythonBackend, load_factory
+from harness.agents.wire_protocol import MAX_ANSWER_BYTES, DecisionMessage, GameStartMessage
 from harness.engine import build_view
 
 from . import agents

@@ -4,7 +4,7 @@ other decision, so its seat falls back (to its autopilot when the run's fallback
 
 from __future__ import annotations
 
-from harness.agents.agent_protocol import DecisionMessage
+from harness.agents.wire_protocol import DecisionMessage
 
 
 def factory() -> object:

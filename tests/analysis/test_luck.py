@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from harness.agents.base import RandomAgent
+from harness.agents.seat_protocol import RandomAgent
 from harness.analysis import luck
 from harness.analysis.fitted import FittedValue
 from harness.analysis.luck import LuckResult, luck_adjust

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from harness.agents.base import Agent
 from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
 from harness.agents.providers.base import ProviderReply, ProviderRequest
 from harness.agents.seat import decide
+from harness.agents.seat_protocol import Agent
 from harness.engine import Game, SeatView
 from harness.league.limits import LimitedProvider, RateLimiter
 from tests.fakes.backends import StubPrompts

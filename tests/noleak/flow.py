@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import harness.engine.view as engine_view
-from harness.agents.base import Agent, RandomAgent
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import Decided
+from harness.agents.seat_protocol import Agent, RandomAgent
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView
 from harness.views.history import Transcript

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from harness.agents.agent_protocol import DecisionMessage, GameStartMessage
 from harness.agents.external_seat import ExternalSeat
 from harness.agents.python_agent import PythonBackend
 from harness.agents.table import Table
+from harness.agents.wire_protocol import DecisionMessage, GameStartMessage
 from harness.engine import Game
 from harness.views.names import default_names
 

@@ -14,7 +14,7 @@ import pytest
 
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat import FatalSeatError
-from harness.web.rooms import GAME_STOPPED
+from harness.web.room_state import GAME_STOPPED
 
 from .server import Client, LiveServer
 
@@ -34,7 +34,7 @@ def test_a_crashed_games_reason_reaches_nobody_at_the_table(
         return real(self, view, options)
 
     monkeypatch.setattr(RuleBot, "decide", decide)
-    caplog.set_level(logging.ERROR, logger="harness.web.rooms")
+    caplog.set_level(logging.ERROR, logger="harness.web.room_game")
     with LiveServer(tmp_path) as srv:
         ann = Client(srv.ws_url)
         ann.send(type="create", name="Ann", settings={"seats": 4})

@@ -22,7 +22,7 @@ from harness.engine import Game
 from harness.engine.cards import CARD_FACE
 from harness.records import RunStore
 from harness.views.names import card_label
-from harness.web import seats as web_seats
+from harness.web import web_seat
 from tests.noleak.account import SPECTATOR, Account
 from tests.noleak.scan import find_leaks
 
@@ -217,7 +217,7 @@ def test_turns_settled_by_a_timeout_leak_nothing(
 ) -> None:
     """Bob's connection is gone: each of his turns times out once (the disconnected grace,
     shortened here) and the bot finishes it; the ``timeout`` lines carry nothing hidden."""
-    monkeypatch.setattr(web_seats, "DISCONNECTED_SECONDS", 0.3)
+    monkeypatch.setattr(web_seat, "DISCONNECTED_SECONDS", 0.3)
     rng = random.Random(9)
     with LiveServer(tmp_path, seed=lambda: 23) as srv:
         a, b = Client(srv.ws_url), Client(srv.ws_url)

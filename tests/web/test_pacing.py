@@ -10,10 +10,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from harness.agents.base import Agent
+from harness.agents.seat_protocol import Agent
 from harness.engine import Game, SeatView, build_view
 from harness.web.pacing import Pace
-from harness.web.seats import WebSeat
+from harness.web.web_seat import WebSeat
 
 MODEL_S = 0.25
 PAUSE = 0.15

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from harness.engine import Game
-from harness.web import seats as web_seats
+from harness.web import web_seat
 from harness.web.rooms import Room
 
 from .server import Client, LiveServer, drive, start_room
@@ -74,7 +74,7 @@ def test_one_timeout_settles_the_whole_turn(tmp_path: Path) -> None:
     assert mine[0].fallback == "timeout" and mine[0].decision_kind == "play", kinds
     assert len(mine) > 1, f"the turn needs more than one decision to show anything: {kinds}"
     rest = mine[1:]
-    assert all(d.fallback == "autopilot" and d.error == web_seats.AFTER_TIMEOUT for d in rest)
+    assert all(d.fallback == "autopilot" and d.error == web_seat.AFTER_TIMEOUT for d in rest)
     assert any(d.decision_kind == "discard" for d in rest), kinds
     spent, rest = sum(d.latency_s for d in mine), sum(d.latency_s for d in mine[1:])
     assert TIMER <= spent < 2 * TIMER and rest < TIMER / 2, (spent, rest)
@@ -86,7 +86,7 @@ def test_a_disconnected_persons_turn_is_settled_after_the_grace(
     """RULES.md §3: a disconnected person's decision gets 8 s (shortened here) — once per turn,
     not once per discard."""
     grace = 1.0
-    monkeypatch.setattr(web_seats, "DISCONNECTED_SECONDS", grace)
+    monkeypatch.setattr(web_seat, "DISCONNECTED_SECONDS", grace)
     with LiveServer(tmp_path, seed=lambda: 5) as srv:
         (a,) = start_room(srv.ws_url, seats=4, decision_seconds=15)
         room = srv.registry.rooms[a.frames[0]["code"]]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from harness.web import rooms
+from harness.web import room_game
 
 from .server import Client, LiveServer, drive
 
@@ -18,13 +18,13 @@ from .server import Client, LiveServer, drive
 def test_a_start_while_the_last_game_is_recorded_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = rooms.write_match
+    real = room_game.write_match
 
     def slow_write(*args: Any) -> Any:
         time.sleep(1.0)  # a slow disk: the record takes a second
         return real(*args)
 
-    monkeypatch.setattr(rooms, "write_match", slow_write)
+    monkeypatch.setattr(room_game, "write_match", slow_write)
     with LiveServer(tmp_path, seed=lambda: 3) as srv:
         ann = Client(srv.ws_url)
         ann.send(type="create", name="Ann", settings={"seats": 4})

@@ -15,7 +15,7 @@ from harness.web import Registry, WebConfig
 from harness.web.connection import Connection
 from harness.web.limits import WebLimits, address_key, room_share
 from harness.web.protocol import TableSettings
-from harness.web.rooms import RoomError
+from harness.web.room_state import RoomError
 
 from .server import Client, LiveServer
 from .test_bad_input import expect_error

@@ -11,7 +11,7 @@ import pytest
 
 from harness.engine.cards import CARD_FACE
 from harness.records import RunStore
-from harness.web import seats as web_seats
+from harness.web import web_seat
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 
@@ -117,7 +117,7 @@ def test_a_vanished_person_gets_the_simplest_move_after_the_grace(
 ) -> None:
     """RULES.md §3 "Decisions and time", Ruling R-5: a disconnected person's decision gets 8 s
     (shortened here), then the simplest move is made."""
-    monkeypatch.setattr(web_seats, "DISCONNECTED_SECONDS", 0.05)
+    monkeypatch.setattr(web_seat, "DISCONNECTED_SECONDS", 0.05)
     # a fixed deal, so the person's seat lives to make real choices (some deals shoot it down
     # before its first one)
     with LiveServer(tmp_path, seed=lambda: 3) as srv:

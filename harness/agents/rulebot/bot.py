@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from harness.engine.live_view import SeatInfo, pending_kind
 
-from ..base import Agent
+from ..seat_protocol import Agent
 from . import reactions
 from .context import Ctx
 from .policy import play_option

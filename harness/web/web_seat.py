@@ -1,4 +1,4 @@
-"""A seat at a web table as one :class:`~harness.agents.base.Agent`, whoever controls it.
+"""A seat at a web table as one :class:`~harness.agents.seat_protocol.Agent`, whoever controls it.
 
 The table runner (:func:`harness.agents.table.play_game`) asks a :class:`WebSeat` exactly as the
 league asks any seat, with the same timer and the same Ruling R-5 fallback.  Behind it sits a
@@ -32,8 +32,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Literal
 
-from harness.agents.base import Agent, Choice
 from harness.agents.rulebot import RuleBot
+from harness.agents.seat_protocol import Agent, Choice
 from harness.engine import SeatView, simplest_for_view
 from harness.league.ledger import SPENDING_CAP_FALLBACK
 

@@ -1,7 +1,7 @@
 """The external agent protocol, version :data:`PROTOCOL_VERSION`: the messages a Python agent
 (``kind: agent``) receives as pydantic objects and a remote agent (``kind: remote``) receives as
 JSON, and the answer both give.  ``docs/agents.md`` describes it; ``docs/schema/`` publishes it as
-JSON Schema (``python -m harness.agents.agent_protocol --write`` regenerates the files, a test
+JSON Schema (``python -m harness.agents.wire_protocol --write`` regenerates the files, a test
 fails when they are stale).
 
 * :class:`GameStartMessage` — once per game and seat, before its first decision: the seat's role,
@@ -243,7 +243,7 @@ def write_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
     return paths
 
 
-if __name__ == "__main__":  # python -m harness.agents.agent_protocol --write
+if __name__ == "__main__":  # python -m harness.agents.wire_protocol --write
     if "--write" in sys.argv[1:]:
         for p in write_schemas():
             print(p)
