@@ -120,7 +120,7 @@ def test_http_client_that_stops_answering_gets_timeouts(tmp_path: Path, capsys: 
         "tables": [{"seats": [4]}],
         "games_per_table": 1,
         "base_seed": 8,
-        "decision_seconds": 0.3,
+        "decision_seconds": 1.0,  # the answered decisions get there in time on a loaded machine
         "max_consecutive_fallbacks": 1000,
         "output": str(tmp_path),
     }
@@ -144,7 +144,7 @@ def test_http_client_that_stops_answering_gets_timeouts(tmp_path: Path, capsys: 
         t0 = time.monotonic()
         seen = asyncio.run(run())
         rest = proc.communicate(timeout=30)[1]
-        assert time.monotonic() - t0 < 60
+        assert time.monotonic() - t0 < 240
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -98,6 +98,11 @@ def test_names_are_normalised_and_disguises_and_seat_names_refused(tmp_path: Pat
 
 
 # ------------------------------------------------------------------------- CPU amplification
+# Generous for a loaded 2-core machine (1.2 s seen at load 17); unbudgeted rebuilds stalled
+# other connections' pings 4.1-4.3 s.
+PING_BOUND_MS = 2500
+
+
 def test_a_flood_of_view_rebuilds_does_not_stall_other_connections(tmp_path: Path) -> None:
     """8 spectators × 150 ``locale`` messages on an 8-seat game while another connection pings:
     the rebuilds are budgeted and coalesced, and the server answers the ping between them.
@@ -123,7 +128,7 @@ def test_a_flood_of_view_rebuilds_does_not_stall_other_connections(tmp_path: Pat
         for _ in range(10):
             worst = max(worst, ping_ms(prober))
             read_for(attackers, 0.05)
-        assert worst < 1000, f"a ping waited {worst:.0f} ms"
+        assert worst < PING_BOUND_MS, f"a ping waited {worst:.0f} ms"
         read_for(attackers, 1.0)  # the coalesced rebuilds are sent
         for a, mark in zip(attackers, marks, strict=True):
             got = a.frames[mark:]
@@ -131,7 +136,7 @@ def test_a_flood_of_view_rebuilds_does_not_stall_other_connections(tmp_path: Pat
             rebuilt = sum(f["type"] == "room" for f in got)
             assert limited >= 1  # refused, not rebuilt
             assert 1 <= rebuilt <= REBUILDS_BURST  # coalesced: far fewer than 150
-        assert ping_ms(prober) < 1000
+        assert ping_ms(prober) < PING_BOUND_MS
 
 
 # ------------------------------------------------------------------------- origins and hosts
