@@ -15,6 +15,7 @@ nothing of it is shown to a seat.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -27,6 +28,7 @@ from harness.records.store import DamagedGame, RecordError, latest_by_game
 
 from .advantage import AdvantageResult, PlayoutRule, SeatPolicy, advantage_adjust
 
+RULE_ENV = "BANGARENA_ADVANTAGE_PLAYOUTS"  # "start:bound:cap", e.g. "4:0:4" for a quick look
 ADVANTAGE_DIR = "analysis"
 ADVANTAGE_FILE = "advantage.jsonl"
 SCHEMA = 1
@@ -56,6 +58,22 @@ class AdvantageLine(BaseModel):
     decisions: int  # decisions with more than one option
     departures: list[DepartureLine] = []
     adjusted: list[float]
+
+
+def default_rule() -> PlayoutRule:
+    """The play-out rule of the reports: :class:`PlayoutRule`'s defaults, or ``start:bound:cap``
+    from the environment variable ``BANGARENA_ADVANTAGE_PLAYOUTS`` (fewer play-outs stay
+    unbiased, only noisier; the test suite sets ``4:0:4``)."""
+    text = os.environ.get(RULE_ENV, "").strip()
+    if not text:
+        return PlayoutRule()
+    try:
+        start, bound, cap = text.split(":")
+        return PlayoutRule(int(start), float(bound), int(cap))
+    except ValueError as e:
+        raise RecordError(
+            f"{RULE_ENV}={text!r} is not start:bound:cap (e.g. 8:0.05:64): {e}"
+        ) from None
 
 
 def seat_policies(start: GameStart) -> list[SeatPolicy]:
@@ -111,13 +129,18 @@ def run_advantage(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, AdvantageLine]:
     """Every finished game with a result of ``run_dir`` → its :class:`AdvantageLine` (computed
-    when not stored for this rule and these policies; ``compute=False``: only the stored ones).
+    when not stored for this rule and these policies; ``compute=False``: only the stored ones,
+    of any rule).  ``rule``: :func:`default_rule` by default.
     ``progress(done, total)`` is told the games to compute before the first and after each."""
-    rule = rule or PlayoutRule()
+    rule = rule or default_rule()
     store = open_run_folder(run_dir)
     games = [g for g in finished_games(store) if g.void is None]
     path = Path(run_dir) / ADVANTAGE_DIR / ADVANTAGE_FILE
-    stored = {g: r for g, r in latest_by_game(path, AdvantageLine).items() if r.rule == rule.key()}
+    stored = {
+        g: r
+        for g, r in latest_by_game(path, AdvantageLine).items()
+        if r.rule == rule.key() or not compute
+    }
     jobs: dict[str, tuple[str, int, str, int, list[str], list[SeatPolicy], PlayoutRule]] = {}
     out: dict[str, AdvantageLine] = {}
     for g in games:
