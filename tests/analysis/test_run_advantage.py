@@ -142,3 +142,20 @@ def test_report_shows_advantage_adjusted_scores(
     capsys.readouterr()
     assert main(["league", "report", str(run), "--luck", "--no-save", "--no-progress"]) == 0
     assert "advantage-adjusted" in capsys.readouterr().out
+
+
+def test_html_report_has_the_advantage_column_once_stored(run: Path, tmp_path: Path) -> None:
+    from harness.analysis.run_luck import run_luck
+    from harness.report import build_report as build_html
+
+    run_luck(run)  # the report's default samples: the HTML report reads those
+
+    def table(out: str) -> str:
+        index = build_html(run, tmp_path / out, workers=1).index.read_text(encoding="utf-8")
+        return index.split('id="luck-table"', 1)[1].split("</table>", 1)[0]
+
+    assert "Advantage-adjusted" not in table("before")  # not computed: no column
+    run_advantage(run, RULE)
+    after = table("after")
+    assert "Advantage-adjusted" in after
+    assert after.count("<td") == 6 * (after.count("<tr>") - 1)  # six cells a row below the header
