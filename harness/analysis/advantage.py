@@ -44,7 +44,7 @@ from typing import Literal
 
 import numpy as np
 
-from harness.agents.rulebot import RuleBot
+from harness.agents.rulebot import RuleBot, Suspicion
 from harness.engine import Action, EngineError, Game, build_view, parse_action
 from harness.engine.chance import clone, resample_future
 
@@ -127,8 +127,8 @@ def _se(rows: list[np.ndarray]) -> float:
 
 
 def _play(
-    before: Game, option: Action | None, future: int, bots_seed: int, fed: list
-) -> np.ndarray:  # type: ignore[type-arg]
+    before: Game, option: Action | None, future: int, bots_seed: int, fed: list[Suspicion]
+) -> np.ndarray:
     g = clone(before)
     resample_future(g, random.Random(future))
     seen = [len(g.events)] * g.n
