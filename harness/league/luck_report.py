@@ -55,14 +55,14 @@ def with_luck(
     progress: Progress | None = None,
     advantage_progress: Progress | None = None,
     workers: int = 1,
-    advantage: bool = True,
+    advantage: bool = False,
 ) -> pd.DataFrame:
     """The seats of ``run_dir`` (``game_id``, ``seats``, ``mode``, ``seat``, ``player``,
     ``role``, ``won``, ``deal_key``) with their luck-adjusted score in ``adjusted`` and their
     advantage-adjusted score in ``advantage`` (computed and stored when missing, the advantage on
     ``workers`` processes, unless ``compute=False``: then ``LookupError`` for a missing
     luck-adjusted score, NaN for a missing advantage; ``progress`` and ``advantage_progress`` are
-    told how far the computing got).  ``advantage=False``: no advantage-adjusted scores (NaN)."""
+    told how far the computing got).  Without ``advantage`` no advantage-adjusted scores (NaN)."""
     lines = run_luck(run_dir, compute=compute, progress=progress)
     missing = set(seats["game_id"]) - set(lines)
     if missing and not compute:

@@ -141,9 +141,11 @@ def pilot_source(run_dir: str | Path, luck: bool = True, score: str = "luck") ->
     if seats.empty:
         raise PlanError(f"{run_dir}: no game with a result to measure")
     if luck:
-        df = with_luck(str(data.run_dir), seats, advantage=score == "advantage")
         if score == "advantage":
+            df = with_luck(str(data.run_dir), seats, advantage=True)
             df["adjusted"] = df["advantage"]
+        else:
+            df = with_luck(str(data.run_dir), seats)
     else:
         df = seats.assign(adjusted=seats["won"].astype(float))
     base = base_rates(df)[["seats", "mode", "role", "base_rate"]]

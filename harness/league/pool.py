@@ -204,10 +204,7 @@ def pool_runs(run_dirs: list[str], luck: bool = True) -> Pool:
             notes.append(f"run {data.name}: {data.copies_note}")
         if key.history and not ref.history:
             ref = key  # the first run with model players sets the policy
-        # the leaderboard shows the chance-corrected score only: no advantage play-outs
-        seats = (
-            with_luck(str(data.run_dir), data.seats, advantage=False) if luck else data.seats.copy()
-        )
+        seats = with_luck(str(data.run_dir), data.seats) if luck else data.seats.copy()
         if not luck:
             seats["adjusted"] = float("nan")
         for col in ("kind", "model", "team"):
