@@ -45,7 +45,8 @@ def luck_table(
     luck-adjusted score."""
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
-    return scored_table(with_luck(run_dir, seats, compute, progress, advantage_progress, workers))
+    df = with_luck(run_dir, seats, compute, progress, advantage_progress, workers, advantage=True)
+    return scored_table(df)
 
 
 def with_luck(
