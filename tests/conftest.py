@@ -10,9 +10,14 @@ the suite).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+
+# advantage-adjusted scores (harness.analysis.run_advantage) with 4 paired play-outs per departure:
+# unbiased for any number, and quick; subprocesses inherit it
+os.environ.setdefault("BANGARENA_ADVANTAGE_PLAYOUTS", "4:0:4")
 
 SHARED_GROUPS = {
     "tests/real_model/": "real_model",

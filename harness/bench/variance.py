@@ -120,3 +120,99 @@ def run_ceiling(train_deals: int, games: int, samples: int, workers: int) -> int
     r = {"benchmark": "variance-ceiling", **r, "seconds": round(time.perf_counter() - t0, 1)}
     print(f"  time: {r['seconds']} s")
     return print_result(r)
+
+
+ADVANTAGE_GOALS = {0.15: 5.0, 0.5: 3.0}  # games saved against the rule bot, per ε
+
+
+def bench_advantage(
+    games: int,
+    seats: list[int],
+    mode: str,
+    epsilons: list[float],
+    rule: Any,
+    workers: int,
+    progress: bool,
+) -> dict[str, Any]:
+    from harness.analysis.advantage_variance import play_pairs
+    from harness.analysis.advantage_variance import summarize as summarize_pairs
+
+    agents = [0.0, *[e for e in epsilons if e != 0.0]]
+    t0 = time.perf_counter()
+    with Progress("bench variance --advantage", games * len(agents), unit="games",
+                  enabled=progress) as bar:  # fmt: skip
+        scored = play_pairs(agents, games, seats, mode, rule, workers, bar.advance)
+    s = summarize_pairs(scored, agents)
+    seconds = time.perf_counter() - t0
+    for p in s["pairs"]:
+        goal = ADVANTAGE_GOALS.get(p["epsilon"])
+        p["goal"] = goal
+        p["pass"] = None if goal is None else p["factor"] is not None and p["factor"] >= goal
+    return {
+        "benchmark": "variance-advantage",
+        "seats": seats,
+        "mode": mode,
+        "playouts": {"start": rule.start, "se_bound": rule.bound, "cap": rule.cap},
+        "workers": workers,
+        **s,
+        "ladder_ordered": all(p["ordered"] for p in s["pairs"])
+        and all(
+            a["adjusted"]["mean"] >= b["adjusted"]["mean"]
+            for a, b in zip(s["agents"], s["agents"][1:], strict=False)
+        ),
+        "seconds": round(seconds, 1),
+        "seconds_per_game": round(seconds * workers / max(1, len(scored)), 2),
+    }
+
+
+def run_advantage(
+    games: int,
+    seats: list[int],
+    mode: str,
+    epsilons: list[float],
+    rule: Any,
+    workers: int,
+    progress: bool = True,
+) -> int:
+    """``--advantage``: raw vs advantage-adjusted on paired deals; figures and the JSON line."""
+    r = bench_advantage(games, seats, mode, epsilons, rule, workers, progress)
+    pl = r["playouts"]
+    print(
+        f"variance benchmark (advantage): {r['deals']} paired deals per agent, seats "
+        f"{r['seats']}, {r['mode']}; agent under test at one seat, rule bots elsewhere; "
+        f"paired play-outs per departure: {pl['start']}, doubled while SE > {pl['se_bound']:g}, "
+        f"at most {pl['cap']}"
+    )
+    print(
+        f"  {'agent':<9}{'raw win rate [95% CI]':<26}{'adjusted [95% CI]':<26}"
+        f"{'departures':>11}{'play-outs':>11}  (per game)"
+    )
+    for a in r["agents"]:
+        print(
+            f"  {a['agent']:<9}{_ci(a['raw']):<26}{_ci(a['adjusted']):<26}"
+            f"{a['departures_per_game']:>11.2f}{a['playouts_per_game']:>11.1f}"
+        )
+    print(
+        f"  {'pair':<20}{'raw diff [95% CI]':<26}{'adjusted diff [95% CI]':<26}{'SD raw':>7}"
+        f"{'SD adj':>7}{'games raw':>10}{'games adj':>10}  factor [95% CI]"
+    )
+    for p in r["pairs"]:
+        gr = "-" if p["games_raw"] is None else f"{p['games_raw']:,}"
+        ga = "-" if p["games_adjusted"] is None else f"{p['games_adjusted']:,}"
+        fa = (
+            "-"
+            if p["factor"] is None
+            else f"{p['factor']:.2f}x [{p['factor_lo']}, {p['factor_hi']}]"
+        )
+        goal = (
+            ""
+            if p["goal"] is None
+            else f" (goal >= {p['goal']:g}x: {'PASS' if p['pass'] else 'FAIL'})"
+        )
+        print(
+            f"  {p['pair']:<20}{_ci(p['raw_diff']):<26}{_ci(p['adjusted_diff']):<26}"
+            f"{p['sd_raw']:>7.3f}{p['sd_adjusted']:>7.3f}{gr:>10}{ga:>10}  {fa}{goal}"
+        )
+    print(f"  agents ordered by adjusted score: {'yes' if r['ladder_ordered'] else 'no'}")
+    print(f"  time: {r['seconds']} s ({r['seconds_per_game']} s per game per process)")
+    return print_result(r)

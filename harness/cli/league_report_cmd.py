@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .args import count
+from .args import count, positive_int
 from .errors import CliError
 from .progress import Progress
 
@@ -43,8 +43,14 @@ def register(lsub: Any) -> None:
     p.add_argument(
         "--luck",
         action="store_true",
-        help="add luck-adjusted scores per player × role (replays each game once; stored in "
-        "RUN/analysis/luck.jsonl)",
+        help="add luck-adjusted and advantage-adjusted scores per player × role (replays each "
+        "game; stored in RUN/analysis/luck.jsonl and advantage.jsonl)",
+    )
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        help="with --luck: local processes for the advantage play-outs (default 1)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_report)
@@ -65,6 +71,10 @@ def run_report(args: argparse.Namespace) -> int:
                 seed=DEFAULT_SEED if args.seed is None else args.seed,
                 luck=args.luck,
                 luck_progress=_luck_progress(stack, enabled=not args.no_progress),
+                advantage_progress=_luck_progress(
+                    stack, enabled=not args.no_progress, label="advantage-adjusted scores"
+                ),
+                workers=args.workers,
             )
     except RecordError as e:
         raise CliError(str(e)) from None
@@ -84,16 +94,16 @@ def run_report(args: argparse.Namespace) -> int:
     return report.exit_code  # 3 when the run is flagged (harness.league.flags)
 
 
-def _luck_progress(stack: contextlib.ExitStack, enabled: bool) -> Callable[[int, int], None]:
+def _luck_progress(
+    stack: contextlib.ExitStack, enabled: bool, label: str = "luck-adjusted scores"
+) -> Callable[[int, int], None]:
     """The progress of the luck-adjusted scores: a bar (or a line every 10 s) from the first of
     the games to compute — none when every game's score is stored."""
     bar: list[Progress] = []
 
     def tell(done: int, total: int) -> None:
         if not bar and total:
-            bar.append(
-                stack.enter_context(Progress("luck-adjusted scores", total, enabled=enabled))
-            )
+            bar.append(stack.enter_context(Progress(label, total, enabled=enabled)))
         if bar:
             bar[0].update(done, total=total)
 

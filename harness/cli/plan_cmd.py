@@ -51,6 +51,14 @@ def register(sub: Any) -> None:
         help="without a pilot of model seats: rule-bot games per table on which each model "
         "player's prompt tokens are measured (0: tokens not estimated)",
     )
+    p.add_argument(
+        "--adjusted",
+        choices=("luck", "advantage"),
+        default="luck",
+        help="with --from: the adjusted spread of the chance-corrected score (luck, default) or "
+        "of the advantage-adjusted score (advantage: rule-bot play-outs per departure, stored "
+        "in RUN/analysis/advantage.jsonl)",
+    )
     p.add_argument("--json", action="store_true", help="end with one JSON line")
     p.set_defaults(func=run)
 
@@ -64,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = load_config(args.config)
-        source = pilot_source(args.pilot) if args.pilot else bench_source()
+        source = pilot_source(args.pilot, score=args.adjusted) if args.pilot else bench_source()
         usage = {} if source.usage else prompt_usage(config, args.prompt_games)
         plan = make_plan(config, args.detect, args.alpha, args.power, source, player_usage=usage)
     except (ConfigError, RecordError, PlanError, TokenizerError) as e:

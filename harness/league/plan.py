@@ -128,16 +128,24 @@ class Source:
     pilot_paired: bool | None = None  # the pilot replayed deals (None: no pilot spread)
 
 
-def pilot_source(run_dir: str | Path, luck: bool = True) -> Source:
+def pilot_source(run_dir: str | Path, luck: bool = True, score: str = "luck") -> Source:
     """The spreads and model usage of a finished run (luck computed when missing; without
     ``luck`` the luck-adjusted spread is the raw one, and the source says so); a run too small
-    for any spread gives the bench's spreads with its own usage."""
+    for any spread gives the bench's spreads with its own usage.  ``score="advantage"``: the
+    adjusted spread is that of the advantage-adjusted score (:mod:`harness.analysis.advantage`,
+    computed and stored when missing) instead of the chance-corrected one."""
+    if score not in ("luck", "advantage"):
+        raise PlanError(f"the adjusted score is 'luck' or 'advantage', got {score!r}")
     data = load_run(run_dir)
     seats = data.seats
     if seats.empty:
         raise PlanError(f"{run_dir}: no game with a result to measure")
     if luck:
-        df = with_luck(str(data.run_dir), seats)
+        if score == "advantage":
+            df = with_luck(str(data.run_dir), seats, advantage=True)
+            df["adjusted"] = df["advantage"]
+        else:
+            df = with_luck(str(data.run_dir), seats)
     else:
         df = seats.assign(adjusted=seats["won"].astype(float))
     base = base_rates(df)[["seats", "mode", "role", "base_rate"]]
@@ -153,6 +161,8 @@ def pilot_source(run_dir: str | Path, luck: bool = True) -> Source:
     text = f"pilot run {data.name} ({count(games, 'game')} in {count(deals, 'deal')}, {len(seats)} seat-games)"
     if not luck:
         text += "; luck not computed: the luck-adjusted spread is the raw one"
+    elif score == "advantage":
+        text += "; adjusted: the advantage-adjusted score (rule-bot play-outs per departure)"
     spreads = _deal_spreads(df)
     if not spreads:
         bench = bench_source()

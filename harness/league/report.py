@@ -194,10 +194,13 @@ def build_report(
     seed: int = DEFAULT_SEED,
     luck: bool = False,
     luck_progress: Callable[[int, int], None] | None = None,
+    advantage_progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> Report:
     """Compute every table of the report of ``run_dir`` from its ``games.jsonl``; with ``luck``
-    also the luck-adjusted table (each game replayed once, stored in ``<run>/analysis/``;
-    ``luck_progress(done, total)`` is told how far that got).
+    also the luck-adjusted table with the advantage-adjusted scores (each game replayed once per
+    estimator, stored in ``<run>/analysis/``, the advantage computed on ``workers`` processes;
+    ``luck_progress(done, total)`` and ``advantage_progress`` are told how far that got).
 
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
@@ -239,7 +242,16 @@ def build_report(
         void_games=data.void_games,
         locales=locale_win_rates(seats, data.games, player_locales(config)),
         spend=spend,
-        luck=_mark(luck_table(str(data.run_dir), seats, progress=luck_progress), flags)
+        luck=_mark(
+            luck_table(
+                str(data.run_dir),
+                seats,
+                progress=luck_progress,
+                advantage_progress=advantage_progress,
+                workers=workers,
+            ),
+            flags,
+        )  # fmt: skip
         if luck
         else pd.DataFrame(),
         moves=_mark(move_table(str(data.run_dir)), flags),
@@ -418,8 +430,10 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
     ),
     "luck": (
         "Luck-adjusted score by player × role: the result minus the luck of chance and of "
-        "known-policy seats (docs/analysis.md), next to the raw win rate; per player, "
-        "role-adjusted (result minus the role's base rate), raw and luck-adjusted (95% CI, "
+        "known-policy seats, and the advantage-adjusted score: the rule-bot value of the deal "
+        "plus the play-out advantage of every departure from the rule bot's choice "
+        "(docs/analysis.md), next to the raw win rate; per player, "
+        "role-adjusted (result minus the role's base rate), raw and adjusted (95% CI, "
         "clustered by deal); win rates in %, role-adjusted scores in pp, clipped to what is "
         "possible (luck.csv: unclipped)",
         [
@@ -428,6 +442,7 @@ _SPECS: dict[str, tuple[str, list[Column]]] = {
             ("seats", "seat_games", _int),
             ("raw", _valid(_luck_cell("win_rate", "win_lo", "win_hi")), None),
             ("luck-adjusted", _valid(_luck_cell("adjusted", "adj_lo", "adj_hi")), None),
+            ("advantage-adjusted", _valid(_luck_cell("advantage", "adv_lo", "adv_hi")), None),
         ],
     ),
     "moves": (

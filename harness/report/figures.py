@@ -163,6 +163,9 @@ def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:
             "adjusted": _num(r["adjusted"]),
             "adj_lo": _num(r["adj_lo"]),
             "adj_hi": _num(r["adj_hi"]),
+            "advantage": _num(r["advantage"]),
+            "adv_lo": _num(r["adv_lo"]),
+            "adv_hi": _num(r["adv_hi"]),
         }
         for r in table.to_dict("records")
     ]

@@ -375,6 +375,7 @@ def render_index(
         ratings=figures["standings"],
         by_locale=figures.get("locales") or {"headers": [], "rows": []},
         luck=figures.get("luck") or [],
+        luck_advantage=any(r.get("advantage") is not None for r in figures.get("luck") or []),
         score=lambda v, lo, hi, pp: score_text(v, lo, hi, pp, "page"),  # % or pp, clipped
         talk=figures.get("talk"),
         signals=figures.get("signals") or [],

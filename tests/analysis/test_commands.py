@@ -91,6 +91,33 @@ def test_bench_variance_small(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(p["sd_before"] >= 0 for p in r["pairs"]) and "factor_before" in r["headline"]
 
 
+def test_bench_variance_advantage_small(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "variance", "--advantage", "--games", "3", "--seats", "4,5", "--mode",
+            "classic", "--pair", "0.5", "--playouts", "2", "--se-bound", "0",
+            "--max-playouts", "2", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    r = _last_json(capsys.readouterr().out)
+    assert r["benchmark"] == "variance-advantage" and r["deals"] == 3 and r["seats"] == [4, 5]
+    assert [a["agent"] for a in r["agents"]] == ["rulebot", "eps0.5"]
+    assert r["agents"][0]["departures_per_game"] == 0  # the rule bot never departs
+    assert r["playouts"] == {"start": 2, "se_bound": 0.0, "cap": 2}
+    (p,) = r["pairs"]
+    assert p["pair"] == "rulebot vs eps0.5" and p["goal"] == 3.0 and isinstance(p["pass"], bool)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--pair", "0"), ("--pair", "x"), ("--seats", "9"), ("--se-bound", "-1")]
+)
+def test_bench_variance_advantage_bad_input(
+    flag: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "variance", "--advantage", flag, value])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and flag in err
+
+
 def test_games_needed() -> None:
     assert games_needed(0.5, 0.1) == pytest.approx(196.2, abs=0.1)
     assert games_needed(0.5, 0.0) is None

@@ -16,6 +16,7 @@ from harness.league import plan as plan_module
 from harness.league.config import parse_config
 from harness.league.luck_report import ROLE_ADJUSTED
 from harness.league.plan import (
+    PlanError,
     ScheduleCounts,
     Source,
     Spread,
@@ -371,3 +372,18 @@ games_per_table: 4
     assert t["output_tokens"] == pytest.approx(c["output_tokens"] + 1000 * c["calls"])
     assert main(["plan", str(cfg), "--detect", "0.2", "--prompt-games", "0"]) == 0
     assert "tokens not estimated" in capsys.readouterr().out
+
+
+def test_pilot_spread_of_the_advantage_adjusted_score(pilot: Path) -> None:
+    from harness.analysis.run_advantage import run_advantage
+
+    s = pilot_source(pilot, score="advantage")
+    assert "advantage-adjusted" in s.text
+    lines = run_advantage(pilot, compute=False)
+    assert lines  # computed and stored beside the run
+    luck = pilot_source(pilot)
+    for role, spread in s.spreads.items():
+        assert spread.sd_raw == luck.spreads[role].sd_raw  # the same raw spread
+        assert spread.sd_adjusted > 0
+    with pytest.raises(PlanError, match="'luck' or 'advantage'"):
+        pilot_source(pilot, score="nope")

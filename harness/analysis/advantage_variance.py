@@ -1,0 +1,179 @@
+"""Games saved by the advantage-adjusted score, measured on paired deals
+(``bangarena bench variance --advantage``).
+
+Deal ``k`` seats ``seats[k % len(seats)]`` players in ``mode``; the agent under test sits at seat
+``k % n`` and rule bots play the others.  The rule bot (ε = 0) and each ε-agent of the pairs play
+the same deals at the same seat; every game is scored raw (the win indicator) and by
+reference-policy advantage (:mod:`.advantage`), the agent's seat of unknown policy.  ``V(deal)``
+is drawn from generators seeded by the deal only, so the two agents of a deal share it exactly.
+For each pair the factor is Var(raw difference) / Var(adjusted difference) over the deals: how
+many times fewer paired deals the adjusted score needs for the same precision, with a
+percentile bootstrap interval over the deals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from harness.agents.rulebot import RuleBot
+from harness.engine import Game
+
+from .advantage import PlayoutRule, SeatPolicy, advantage_adjust
+from .ladder import EpsilonBot, label
+from .playout import play_out
+from .variance import SEED, Z_ALPHA, games_needed
+
+BOOTSTRAP = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class AdvScored:
+    epsilon: float
+    deal: int
+    raw: float
+    adjusted: float
+    departures: int
+    playouts: int
+
+
+def deal_game(
+    epsilon: float, deal: int, seats: Sequence[int], mode: str, seed: int = SEED
+) -> tuple[Game, int]:
+    """Deal ``deal`` played by the agent ``epsilon`` at the seat under test and rule bots."""
+    n = seats[deal % len(seats)]
+    s = seed + deal
+    game = Game.new(n, mode, s)
+    me = deal % n
+    bots: list[RuleBot] = [
+        EpsilonBot(f"eps{i}", epsilon) if i == me else RuleBot(f"bot{i}") for i in range(n)
+    ]
+    for i, b in enumerate(bots):
+        b.new_game(f"var-{deal}", i, s)
+    play_out(game, bots)
+    return game, me
+
+
+def score_deal(
+    epsilon: float, deal: int, seats: Sequence[int], mode: str, rule: PlayoutRule
+) -> AdvScored:
+    game, me = deal_game(epsilon, deal, seats, mode)
+    policies: list[SeatPolicy] = ["unknown" if i == me else "rulebot" for i in range(game.n)]
+    r = advantage_adjust(game.n, mode, game.seed, game.history, policies, rule, rng_seed=deal)
+    return AdvScored(
+        epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), len(r.departures), r.playouts
+    )
+
+
+def _chunk(
+    job: tuple[list[tuple[float, int]], tuple[int, ...], str, PlayoutRule],
+) -> list[AdvScored]:
+    items, seats, mode, rule = job
+    return [score_deal(e, d, seats, mode, rule) for e, d in items]
+
+
+def play_pairs(
+    epsilons: Sequence[float],
+    deals: int,
+    seats: Sequence[int],
+    mode: str,
+    rule: PlayoutRule,
+    workers: int = 1,
+    on_done: Callable[[int], None] | None = None,
+) -> list[AdvScored]:
+    """Every agent of ``epsilons`` on deals ``0 .. deals-1``, scored (``workers`` processes)."""
+    items = [(e, d) for d in range(deals) for e in epsilons]
+    size = max(1, min(8, len(items) // max(1, 4 * workers)))
+    chunks = [(items[i : i + size], tuple(seats), mode, rule) for i in range(0, len(items), size)]
+    out: list[AdvScored] = []
+    if workers <= 1:
+        for c in chunks:
+            out += _chunk(c)
+            if on_done:
+                on_done(len(c[0]))
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in pool.map(_chunk, chunks):
+            out += part
+            if on_done:
+                on_done(len(part))
+    return out
+
+
+def _ci(x: np.ndarray) -> dict[str, float]:
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return {"mean": round(m, 4), "lo": round(m - Z_ALPHA * se, 4), "hi": round(m + Z_ALPHA * se, 4)}
+
+
+def _needed(sd: float, delta: float) -> int | None:
+    n = games_needed(sd, delta)
+    return None if n is None else math.ceil(n)
+
+
+def _factor_interval(d_raw: np.ndarray, d_adj: np.ndarray, seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap (over the deals) 95 % interval of Var(raw) / Var(adjusted)."""
+    rng = np.random.default_rng(seed)
+    n = len(d_raw)
+    out = []
+    for _ in range(BOOTSTRAP):
+        i = rng.integers(0, n, n)
+        va = d_adj[i].var(ddof=1)
+        if va > 0:
+            out.append(d_raw[i].var(ddof=1) / va)
+    if not out:
+        return math.nan, math.nan
+    lo, hi = np.percentile(out, [2.5, 97.5])
+    return round(float(lo), 2), round(float(hi), 2)
+
+
+def summarize(scored: Sequence[AdvScored], epsilons: Sequence[float]) -> dict[str, Any]:
+    """Per agent the raw and adjusted means; per pair (the rule bot against each other agent)
+    the SDs of the per-deal differences, the factor with its bootstrap interval and the deals
+    needed to detect the difference (95 % confidence, 80 % power)."""
+    by: dict[float, dict[int, AdvScored]] = {e: {} for e in epsilons}
+    for s in scored:
+        by[s.epsilon][s.deal] = s
+    deals = sorted(set.intersection(*(set(v) for v in by.values())))
+    raw = {e: np.array([by[e][d].raw for d in deals]) for e in epsilons}
+    adj = {e: np.array([by[e][d].adjusted for d in deals]) for e in epsilons}
+    agents = [
+        {
+            "agent": label(e),
+            "epsilon": e,
+            "raw": _ci(raw[e]),
+            "adjusted": _ci(adj[e]),
+            "departures_per_game": round(float(np.mean([by[e][d].departures for d in deals])), 2),
+            "playouts_per_game": round(float(np.mean([by[e][d].playouts for d in deals])), 1),
+        }
+        for e in epsilons
+    ]
+    ref = epsilons[0]
+    pairs = []
+    for e in epsilons[1:]:
+        d_raw, d_adj = raw[ref] - raw[e], adj[ref] - adj[e]
+        sd_r, sd_a = float(d_raw.std(ddof=1)), float(d_adj.std(ddof=1))
+        delta = float(d_adj.mean())
+        lo, hi = _factor_interval(d_raw, d_adj)
+        pairs.append(
+            {
+                "pair": f"{label(ref)} vs {label(e)}",
+                "epsilon": e,
+                "raw_diff": _ci(d_raw),
+                "adjusted_diff": _ci(d_adj),
+                "sd_raw": round(sd_r, 4),
+                "sd_adjusted": round(sd_a, 4),
+                "factor": round(sd_r**2 / sd_a**2, 2) if sd_a > 0 else None,
+                "factor_lo": lo,
+                "factor_hi": hi,
+                "games_raw": _needed(sd_r, delta),
+                "games_adjusted": _needed(sd_a, delta),
+                "ordered": delta > 0,
+            }
+        )
+    return {"deals": len(deals), "agents": agents, "pairs": pairs}
