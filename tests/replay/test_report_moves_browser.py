@@ -24,7 +24,7 @@ require_chromium()
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunStore, Path]:
     store = build_run(tmp_path_factory.mktemp("runs"), name="moves", players=("rulebot", "random"))
-    run_moves(store.root, settings_for(worlds=2))
+    run_moves(store.root, settings_for(worlds=2, max_worlds=2))
     result = build_report(store.root, workers=1)
     return store, result.index
 
