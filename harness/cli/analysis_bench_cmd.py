@@ -21,7 +21,7 @@ def register_bench(bsub: Any) -> None:
         description="Plays a temporary bot-only league (not timed) and runs bangarena analyze on "
         "it; ends with one JSON line. With --compare: the random seats' decisions of a 5-seat "
         "classic league analysed by the default and by rule-bot play-outs at --reference-worlds "
-        "worlds from another seed stream; best-option agreement (goal >= 80 %%), loss "
+        "worlds from another seed stream; best-option agreement (goal >= 80 %), loss "
         "correlation (goal >= 0.8) and seconds per decision.",
     )
     p.add_argument("--games", type=positive_int, default=10, help="games in the league")
