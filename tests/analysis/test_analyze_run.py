@@ -186,7 +186,8 @@ def test_inspect_lists_blunders_and_mistakes_with_option_values(
     out = capsys.readouterr()
     assert f"{len(mistakes)} matching" in out.err
     m = mistakes[0]
-    assert f"lost {m.loss:.3f} win probability" in out.out
+    assert m.loss_se is not None  # schema 3: the loss with its standard error
+    assert f"lost {m.loss:.3f} ± {m.loss_se:.3f} win probability" in out.out
     assert f"{m.values[m.options.index(m.chosen)]:.3f} `{m.chosen}`" in out.out
 
 
