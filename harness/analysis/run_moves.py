@@ -2,7 +2,10 @@
 
 ``<run>/analysis/moves.jsonl`` holds one :class:`MovesLine` per game (appended and flushed, so a
 stopped analysis resumes); a stored line counts only for the same :class:`MoveSettings` (value
-model and its data, worlds, which seat kinds) — a rerun with other settings computes again.
+model and its data, worlds and most worlds, which seat kinds) — a rerun with other settings
+computes again.  Schema 3 stores, per analysed decision, each value's standard error, the loss's
+standard error and the worlds drawn (adaptive precision, :func:`.moves.analyse`); schema 2 lines
+(no standard errors) are still read and reported, but a rerun computes them again.
 
 Which decisions: every decision with more than one option that a seat whose kind is in ``kinds``
 (default: models, people, external agents and random seats; add ``bot`` for rule bots) made
@@ -32,6 +35,8 @@ from harness.records.store import DamagedGame, latest_by_game
 
 from .known_policies import known_policies, table_fallback
 from .moves import (
+    DEFAULT_MAX_WORLDS,
+    DEFAULT_VALUE,
     DEFAULT_WORLDS,
     Label,
     accuracy,
@@ -43,7 +48,8 @@ from .moves import (
 
 MOVES_DIR = "analysis"
 MOVES_FILE = "moves.jsonl"
-SCHEMA = 2  # 2: fallbacks, autopilot and forced decisions left out and counted per seat
+SCHEMA = 3  # 3: standard errors and worlds drawn per decision (adaptive precision)
+READABLE = (2, 3)  # 2: fallbacks, autopilot and forced decisions left out and counted per seat
 SEAT_KINDS = ("model", "human", "agent", "remote", "mcp", "random", "bot")
 DEFAULT_KINDS = ("model", "human", "agent", "remote", "mcp", "random")
 Executor = Literal["local", "ray"]
@@ -51,9 +57,11 @@ Executor = Literal["local", "ray"]
 
 class MoveSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    value: str  # fitted | rollout
+    value: str  # rollout | fitted
     model: str  # the value model's data hash (fitted) or its name
-    worlds: int
+    worlds: int  # worlds drawn for every decision
+    max_worlds: int | None = None  # most worlds, where the best two are not separated (schema 3)
+    stream: str = ""  # the seed stream of the decisions' generators ("": the default's)
     kinds: list[str]  # seat kinds analysed, sorted
 
 
@@ -71,6 +79,9 @@ class MoveLine(BaseModel):
     loss: float  # best value − chosen value
     label: Label | None  # inaccuracy | mistake | blunder
     accuracy: float  # 0–100
+    ses: list[float] | None = None  # standard error of each value (schema 3)
+    loss_se: float | None = None  # standard error of the paired difference best − chosen
+    worlds: int | None = None  # worlds drawn for this decision
 
 
 class LeftOut(BaseModel):
@@ -107,9 +118,14 @@ def left_out_kind(index: int, decision: DecisionLine, autopilot: set[int]) -> st
 
 
 def settings_for(
-    value: str = "fitted", worlds: int = DEFAULT_WORLDS, kinds: Iterable[str] = DEFAULT_KINDS
+    value: str = DEFAULT_VALUE,
+    worlds: int = DEFAULT_WORLDS,
+    kinds: Iterable[str] = DEFAULT_KINDS,
+    max_worlds: int | None = DEFAULT_MAX_WORLDS,
+    stream: str = "",
 ) -> MoveSettings:
-    """The settings of an analysis; raises ``ValueError`` on an unknown value model or kind."""
+    """The settings of an analysis (``max_worlds`` below ``worlds``, or None: ``worlds``, no
+    adaptation); raises ``ValueError`` on an unknown value model or kind."""
     kinds = sorted(set(kinds))
     bad = [k for k in kinds if k not in SEAT_KINDS]
     if bad:
@@ -119,7 +135,11 @@ def settings_for(
     if worlds < 1:
         raise ValueError("worlds must be at least 1")
     valuer = make_valuer(value)
-    return MoveSettings(value=value, model=valuer.digest, worlds=worlds, kinds=kinds)
+    most = worlds if max_worlds is None else max(worlds, max_worlds)
+    return MoveSettings(
+        value=value, model=valuer.digest, worlds=worlds, max_worlds=most, kinds=kinds,
+        stream=stream,
+    )  # fmt: skip
 
 
 def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLine:
@@ -142,19 +162,21 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
             seat = left.setdefault(d.seat, LeftOut(seat=d.seat, player=d.player, role=d.role))
             setattr(seat, why, getattr(seat, why) + 1)
         elif analysed:
-            rng = decision_rng(game_id, d.index)
+            rng = decision_rng(game_id, d.index, settings.stream)
             try:
-                r = analyse(game, d.chosen, valuer, settings.worlds, rng)
+                r = analyse(game, d.chosen, valuer, settings.worlds, rng, settings.max_worlds)
             except (EngineError, RuntimeError) as e:
                 raise ValueError(f"{game_id}: decision {d.index}: {e}") from None
             values = [round(v, 6) for v in r.values]
             loss = round(max(values) - values[r.options.index(d.chosen)], 6)
+            loss_se = round(r.loss_se, 6)
             out.append(
                 MoveLine(
                     index=d.index, seat=d.seat, player=d.player, role=d.role,
                     kind=d.decision_kind, options=list(r.options),
                     values=values, chosen=d.chosen, best=r.best,
-                    loss=loss, label=classify(loss), accuracy=round(accuracy(loss), 3),
+                    loss=loss, label=classify(loss, loss_se), accuracy=round(accuracy(loss), 3),
+                    ses=[round(e, 6) for e in r.ses], loss_se=loss_se, worlds=r.worlds,
                 )
             )  # fmt: skip
         game.apply(d.chosen)
@@ -260,14 +282,14 @@ def run_moves(
 
 
 def stored_moves(run_dir: str | Path) -> dict[str, MovesLine]:
-    """The stored analyses of ``run_dir``'s finished games, newest settings per game (lines of an
-    earlier schema, which scored fallbacks as the player's, are left out)."""
+    """The stored analyses of ``run_dir``'s finished games, newest settings per game (schema 2
+    and 3; lines of schema 1, which scored fallbacks as the player's, are left out)."""
     store = open_run_folder(run_dir)
     games = {g.game_id for g in finished_games(store) if g.void is None}
     return {
         gid: r
         for gid, r in read_moves(run_dir).items()
-        if gid in games and r.schema_version == SCHEMA
+        if gid in games and r.schema_version in READABLE
     }
 
 

@@ -480,8 +480,12 @@ def _accuracy(moves: Any) -> dict[str, list[Any]]:
 
 
 def _analysis(move: Any) -> dict[str, Any]:
-    """One analysed decision for the viewer: each option's value, the label, the loss."""
-    return {"v": [round(v, 4) for v in move.values], "l": move.label, "loss": round(move.loss, 4)}
+    """One analysed decision for the viewer: each option's value, the label, the loss and (schema
+    3) the loss's standard error."""
+    out = {"v": [round(v, 4) for v in move.values], "l": move.label, "loss": round(move.loss, 4)}
+    if getattr(move, "loss_se", None) is not None:
+        out["se"] = round(move.loss_se, 4)
+    return out
 
 
 def game_script(payload: dict[str, Any]) -> str:

@@ -159,3 +159,29 @@ def test_analyses_of_an_earlier_schema_are_computed_again_and_never_reported(
     again = run_moves(run, settings_for(worlds=1))
     assert set(again) == {r["game_id"] for r in old}
     assert all(line.schema_version == SCHEMA for line in read_moves(run).values())
+
+
+def test_analyses_of_schema_2_are_still_read_and_reported(simplest: Path, tmp_path: Path) -> None:
+    # schema 2 (before standard errors): no ses, loss_se or worlds per decision, no max_worlds
+    # or stream in the settings — read and reported as they are, computed again on a rerun
+    run = tmp_path / "run"
+    import shutil
+
+    shutil.copytree(simplest, run)
+    path = run / MOVES_DIR / MOVES_FILE
+    old = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    for rec in old:
+        rec["schema_version"] = 2
+        rec["settings"].pop("max_worlds")
+        rec["settings"].pop("stream")
+        for m in rec["decisions"]:
+            for key in ("ses", "loss_se", "worlds"):
+                m.pop(key)
+    path.write_text("".join(json.dumps(r) + "\n" for r in old), encoding="utf-8")
+    moves = stored_moves(run)
+    assert set(moves) == {r["game_id"] for r in old}
+    assert all(m.loss_se is None for line in moves.values() for m in line.decisions)
+    assert not move_table(str(run)).empty
+    again = run_moves(run, settings_for(worlds=1, max_worlds=1))
+    assert all(line.schema_version == SCHEMA == 3 for line in again.values())
+    assert all(m.loss_se is not None and m.worlds == 1 for x in again.values() for m in x.decisions)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from harness.analysis.moves import classify
 from harness.analysis.run_moves import (
     MOVES_DIR,
     MOVES_FILE,
@@ -49,7 +50,9 @@ def _copy(run: Path, tmp_path: Path) -> Path:
 
 
 def _analyze(run: Path, *extra: str) -> int:
-    return main(["analyze", str(run), "--worlds", "2", "--no-progress", *extra])
+    return main(
+        ["analyze", str(run), "--worlds", "2", "--max-worlds", "2", "--no-progress", *extra]
+    )
 
 
 def test_analyze_stores_every_random_decision_with_a_choice(
@@ -70,6 +73,9 @@ def test_analyze_stores_every_random_decision_with_a_choice(
             assert m.player == "random" and len(m.values) == len(m.options) > 1
             assert m.loss == pytest.approx(max(m.values) - m.values[m.options.index(m.chosen)])
             assert m.best in m.options and 0 <= m.accuracy <= 100
+            assert rec.schema_version == 3 and m.worlds == 2 and m.ses is not None
+            assert len(m.ses) == len(m.options) and m.loss_se is not None and m.loss_se >= 0
+            assert m.label == classify(m.loss, m.loss_se)  # labelled only above 2 SE
 
 
 def test_rule_bots_are_analysed_when_asked(run: Path, tmp_path: Path) -> None:
@@ -91,7 +97,7 @@ def test_resume_skips_done_games_and_settings_mismatch_recomputes(
 ) -> None:
     r = _copy(run, tmp_path)
     path = r / MOVES_DIR / MOVES_FILE
-    settings = settings_for(worlds=2)
+    settings = settings_for(worlds=2, max_worlds=2)
     first = run_moves(r, settings)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert run_moves(r, settings) == first
@@ -102,7 +108,7 @@ def test_resume_skips_done_games_and_settings_mismatch_recomputes(
     again = run_moves(r, settings, on_game=lambda rec: seen.append(rec.game_id))
     assert again == first and len(seen) == 2
     # other settings: every game again
-    other = run_moves(r, settings_for(worlds=3))
+    other = run_moves(r, settings_for(worlds=3, max_worlds=3))
     assert set(other) == set(first) and all(rec.settings.worlds == 3 for rec in other.values())
 
 
@@ -158,7 +164,7 @@ def test_inspect_lists_blunders_and_mistakes_with_option_values(
     r = _copy(run, tmp_path)
     assert main(["inspect", str(r), "--blunders"]) == 2  # nothing analysed yet
     assert "run bangarena analyze" in capsys.readouterr().err
-    assert _analyze(r) == 0
+    assert _analyze(r, "--value", "fitted") == 0  # fast and less faithful: mistakes too
     capsys.readouterr()
     moves = [m for rec in read_moves(r).values() for m in rec.decisions]
     blunders = [m for m in moves if m.label == "blunder"]
@@ -180,7 +186,8 @@ def test_inspect_lists_blunders_and_mistakes_with_option_values(
     out = capsys.readouterr()
     assert f"{len(mistakes)} matching" in out.err
     m = mistakes[0]
-    assert f"lost {m.loss:.3f} win probability" in out.out
+    assert m.loss_se is not None  # schema 3: the loss with its standard error
+    assert f"lost {m.loss:.3f} ± {m.loss_se:.3f} win probability" in out.out
     assert f"{m.values[m.options.index(m.chosen)]:.3f} `{m.chosen}`" in out.out
 
 
@@ -225,6 +232,23 @@ def test_bench_analysis_prints_figures_and_a_json_line(
     assert r["decisions"] > 0 and r["seconds_per_decision"] > 0
     assert r["pass"] == (r["seconds_per_decision"] <= r["goal_seconds_per_decision"])
     assert "per decision" in lines[2]
+    assert not (run / MOVES_DIR).exists()  # the bench analyses a copy
+
+
+def test_bench_analysis_compare_prints_agreement_and_a_json_line(
+    run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["bench", "analysis", "--compare", "--run", str(run), "--worlds", "1",
+            "--max-worlds", "2", "--reference-worlds", "2", "--workers", "1",
+            "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    r = json.loads(lines[-1])
+    assert r["benchmark"] == "analysis-compare" and r["games"] == 4 and r["decisions"] > 0
+    assert 0 <= r["best_agreement"] <= 1 and r["reference_worlds"] == 2
+    assert r["loss_correlation"] is None or -1 <= r["loss_correlation"] <= 1
+    assert 1 <= r["mean_worlds"] <= 2
+    assert "best option agreed" in lines[1] and "loss correlation" in lines[2]
     assert not (run / MOVES_DIR).exists()  # the bench analyses a copy
 
 

@@ -73,6 +73,60 @@ def test_the_winning_option_of_a_forced_win_is_not_a_mistake(valuer: object) -> 
     assert r.loss == 0.0 and classify(r.loss) is None and accuracy(r.loss) == 100.0
 
 
+def test_a_set_up_move_is_not_a_mistake() -> None:
+    # RULES.md §3: a turn plays any number of cards in any order, so the Deputy's Horse (others
+    # see him 1 farther) then his Shot at the raider loses nothing against shooting at once: the
+    # play-out continues through the seat's own later decisions, so both lines are valued alike.
+    # The fitted model, whose lookahead stops at the Deputy's next choice, calls the Horse a
+    # blunder (docs/analysis.md).
+    game = _position("deputy_blunder.json")
+    r = analyse(game, "play:horse", RolloutToEnd(), DEFAULT_WORLDS, random.Random(1), 32)
+    values = dict(zip(r.options, r.values, strict=True))
+    assert r.best in ("play:shot@4", "play:horse")
+    assert abs(values["play:horse"] - values["play:shot@4"]) <= 2 * r.loss_se + 1e-9
+    assert classify(r.loss, r.loss_se) is None
+    fitted = analyse(game, "play:horse", FittedLookahead(), DEFAULT_WORLDS, random.Random(1), 32)
+    assert classify(fitted.loss, fitted.loss_se) is not None  # the horizon's error, kept visible
+
+
+def test_a_volcanic_before_two_shots_is_not_a_mistake() -> None:
+    # RULES.md §3: with a Volcanic equipped a player may play any number of Shots. The raider's
+    # Volcanic then two Shots at the 2 ♥ Marshal (§8: the Marshal eliminated while a raider
+    # lives — the raiders win) wins for certain, as the Shot first does.
+    game = _position("volcanic_setup.json")
+    r = analyse(game, "play:volcanic", RolloutToEnd(), DEFAULT_WORLDS, random.Random(1), 32)
+    values = dict(zip(r.options, r.values, strict=True))
+    assert values["play:volcanic"] == values["play:shot@1"] == 1.0
+    assert r.loss == 0.0 and classify(r.loss, r.loss_se) is None
+
+
+def test_common_random_numbers_and_adaptive_worlds() -> None:
+    # Every option meets the same world and the same play-out generator: two options that lead to
+    # the same play (the Shot now, or the Horse first) differ in no world, so the best two are
+    # separated (standard error 0) and 16 worlds suffice; a real gap with noise may go to 32.
+    game = _position("deputy_blunder.json")
+    r = analyse(game, "play:shot@4", RolloutToEnd(), 16, random.Random(1), 32)
+    assert r.worlds == 16 and r.loss == 0.0 and r.loss_se == 0.0
+    assert len(r.ses) == len(r.options) and all(se >= 0 for se in r.ses)
+    # without adaptation the first 16 worlds are the same worlds
+    fixed = analyse(game, "play:shot@4", RolloutToEnd(), 16, random.Random(1))
+    assert fixed.values == r.values and fixed.worlds == 16
+    played = _played(6, "classic", 2, 44)
+    while played.pending is not None and len(played.pending.options) < 2:
+        played.apply(played.pending.options[0])
+    assert played.pending is not None
+    chosen = played.pending.option_ids[0]
+    grown = [analyse(played, chosen, RolloutToEnd(), 4, random.Random(k), 8).worlds
+             for k in range(4)]  # fmt: skip
+    assert set(grown) <= {4, 8} and 8 in grown
+
+
+def test_a_loss_within_twice_its_standard_error_is_not_labelled() -> None:
+    assert classify(0.30, 0.10) == "blunder"
+    assert classify(0.30, 0.15) is None and classify(0.20, 0.11) is None
+    assert classify(0.12, 0.05) == "mistake" and classify(0.06, 0.03) is None
+
+
 def test_thresholds_and_accuracy() -> None:
     assert (INACCURACY, MISTAKE, BLUNDER) == (0.05, 0.10, 0.15)
     assert classify(0.049) is None

@@ -30,7 +30,9 @@ CASES = [
 MAX_COMPARED = 6
 
 
-def _compare(mode: str, n: int, seed: int, role: str, valuer: object) -> tuple[int, list[str]]:
+def _compare(
+    mode: str, n: int, seed: int, role: str, valuer: object, most: int | None = None
+) -> tuple[int, list[str]]:
     playout = play_random(n, mode, seed)
     start = playout.start
     seat = next(s.index for s in start.seats if s.role == role)
@@ -43,8 +45,8 @@ def _compare(mode: str, n: int, seed: int, role: str, valuer: object) -> tuple[i
         if d is None or d.seat != seat or len(d.options) < 2 or step.index >= k:
             continue
         chosen = playout.actions[step.index]
-        a = analyse(step.original, chosen, valuer, 3, random.Random(step.index))  # type: ignore[arg-type]
-        b = analyse(step.twin, chosen, valuer, 3, random.Random(step.index))  # type: ignore[arg-type]
+        a = analyse(step.original, chosen, valuer, 3, random.Random(step.index), most)  # type: ignore[arg-type]
+        b = analyse(step.twin, chosen, valuer, 3, random.Random(step.index), most)  # type: ignore[arg-type]
         if a != b:
             differences.append(f"step {step.index}: {a.values} vs {b.values}")
         compared += 1
@@ -67,6 +69,16 @@ def test_rollout_analysis_is_unchanged_too() -> None:
     assert compared >= 3 and not differences, differences
 
 
+@pytest.mark.parametrize(("mode", "n", "seed", "role"), CASES[:3])
+def test_the_default_play_out_analysis_with_adaptive_worlds_is_unchanged_too(
+    mode: str, n: int, seed: int, role: str
+) -> None:
+    # the default (harness.analysis.moves): play-outs to the end, more worlds where the best two
+    # options are not separated — the worlds drawn, the values and their standard errors alike
+    compared, differences = _compare(mode, n, seed, role, RolloutToEnd(), most=6)
+    assert compared >= 3 and not differences, differences
+
+
 def test_an_analysis_reading_the_true_game_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def peek(self: redeal_module.Redeal, rng: random.Random) -> object:
         g = clone(self.game, events=False)
@@ -76,3 +88,5 @@ def test_an_analysis_reading_the_true_game_is_caught(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(redeal_module.Redeal, "world", peek)
     _, differences = _compare("classic", 6, 11, "raider", FittedLookahead())
     assert differences, "an analysis of the true hidden deal gave identical values"
+    _, differences = _compare("classic", 6, 11, "raider", RolloutToEnd(), most=6)
+    assert differences, "a play-out analysis of the true hidden deal gave identical values"

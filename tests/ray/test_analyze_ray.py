@@ -33,7 +33,7 @@ def test_ray_analysis_equals_local(tmp_path: Path) -> None:
                  "--no-progress"]) == 0  # fmt: skip
     local, remote = out / "bots", tmp_path / "copy"
     shutil.copytree(local, remote, ignore=shutil.ignore_patterns(MOVES_DIR))
-    args = ["--worlds", "2", "--no-progress"]
+    args = ["--worlds", "2", "--max-worlds", "2", "--no-progress"]
     assert main(["analyze", str(local), *args]) == 0
     assert main(["analyze", str(remote), "--executor", "ray", "--workers", "2", *args]) == 0
     assert not ray.is_initialized()  # the instance it started is shut down

@@ -24,7 +24,7 @@ require_chromium()
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[RunStore, Path]:
     store = build_run(tmp_path_factory.mktemp("runs"), name="moves", players=("rulebot", "random"))
-    run_moves(store.root, settings_for(worlds=2))
+    run_moves(store.root, settings_for(worlds=2, max_worlds=2))
     result = build_report(store.root, workers=1)
     return store, result.index
 
@@ -73,7 +73,8 @@ def test_win_probability_graph_markers_and_click(
     pane = page.locator("#decision-pane")
     assert f"Decision {target.index} " in pane.inner_text()
     verdict = page.locator("#analysis-verdict").inner_text()
-    assert target.label in verdict and f"{100 * target.loss:.1f} pp" in verdict
+    se = f" ± {100 * target.loss_se:.1f}" if target.loss_se is not None else ""
+    assert target.label in verdict and f"{100 * target.loss:.1f}{se} pp" in verdict
     values = page.locator("#options .wp-value").all_inner_texts()
     assert values == [f"{100 * v:.1f} %" for v in target.values]
     chosen = page.locator("#options li.chosen").inner_text()

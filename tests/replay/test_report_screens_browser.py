@@ -48,7 +48,7 @@ SMALLEST_TEXT = """() => {
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("screens")
     store = build_run(root, name="screens", games_per_cell=2)
-    run_moves(store.root, settings_for(worlds=2))
+    run_moves(store.root, settings_for(worlds=2, max_worlds=2))
     index = build_report(store.root, workers=1).index
     board = root / "board"
     assert main(["leaderboard", str(store.root), "--out", str(board), "--bootstrap", "10"]) == 0

@@ -193,7 +193,8 @@
     if (a) {
       var verdict = a.l ? UI["label_" + a.l] : UI.good_move;
       pane.appendChild(el("div", { id: "analysis-verdict", cls: a.l ? "wp-" + a.l : null },
-        [UI.analysis + ": " + verdict + " · " + UI.lost + " " + (100 * a.loss).toFixed(1) + " pp"]));
+        [UI.analysis + ": " + verdict + " · " + UI.lost + " " + (100 * a.loss).toFixed(1) +
+         (a.se != null ? " ± " + (100 * a.se).toFixed(1) : "") + " pp"]));
     }
     pane.appendChild(el("div", null, [UI.options + ":"]));
     pane.appendChild(ol);

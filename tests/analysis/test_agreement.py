@@ -1,0 +1,63 @@
+"""Agreement of two move analyses of the same decisions (harness.analysis.agreement)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from harness.analysis.agreement import agreement, best_options, pearson
+from harness.analysis.run_moves import MoveLine, MovesLine, settings_for
+
+
+def _move(index: int, values: list[float], chosen: str = "a") -> MoveLine:
+    options = ["a", "b", "c"][: len(values)]
+    best = options[max(range(len(values)), key=values.__getitem__)]
+    loss = max(values) - values[options.index(chosen)]
+    return MoveLine(index=index, seat=0, player="p", role="raider", kind="play", options=options,
+                    values=values, chosen=chosen, best=best, loss=loss,
+                    label="blunder" if loss >= 0.15 else None, accuracy=0.0)  # fmt: skip
+
+
+def _line(game: str, moves: list[MoveLine]) -> dict[str, MovesLine]:
+    return {game: MovesLine(game_id=game, settings=settings_for("fitted", 1), decisions=moves)}
+
+
+def test_an_analysis_agrees_with_itself() -> None:
+    a = _line("g", [_move(1, [0.2, 0.5]), _move(2, [0.9, 0.1, 0.3]), _move(3, [0.4, 0.4])])
+    r = agreement(a, a)
+    assert r.decisions == 3 and r.best_agreement == 1.0 and r.label_agreement == 1.0
+    assert r.correlation == pytest.approx(1.0)
+
+
+def test_disagreement_on_the_best_and_on_the_losses_is_counted() -> None:
+    mine = _line("g", [_move(1, [0.2, 0.5]), _move(2, [0.9, 0.1]), _move(3, [0.3, 0.6])])
+    ref = _line("g", [_move(1, [0.6, 0.5]), _move(2, [0.9, 0.1]), _move(3, [0.1, 0.2])])
+    r = agreement(mine, ref)
+    assert (r.decisions, r.same_best) == (3, 2)
+    assert r.best_agreement == pytest.approx(2 / 3)
+    # losses of the chosen option "a": mine 0.3, 0, 0.3; the reference's 0, 0, 0.1
+    assert r.correlation == pytest.approx(pearson([0.3, 0.0, 0.3], [0.0, 0.0, 0.1]))
+    assert r.same_label == 1  # decision 2 only: decisions 1 and 3 are blunders of mine alone
+
+
+def test_a_tie_in_the_reference_broken_the_other_way_is_agreement() -> None:
+    assert best_options(_move(1, [0.5, 0.5, 0.1])) == {"a", "b"}
+    mine = _line("g", [_move(1, [0.4, 0.6, 0.1], chosen="b")])
+    ref = _line("g", [_move(1, [0.5, 0.5, 0.1], chosen="b")])
+    assert agreement(mine, ref).same_best == 1
+
+
+def test_only_common_decisions_with_the_same_options_count() -> None:
+    mine = _line("g", [_move(1, [0.2, 0.5]), _move(2, [0.9, 0.1])]) | _line("h", [_move(1, [1, 0])])
+    ref = _line("g", [_move(1, [0.2, 0.5, 0.0]), _move(2, [0.9, 0.1])])
+    r = agreement(mine, ref)
+    assert r.decisions == 1 and r.correlation is None  # one pair: no correlation
+    empty = agreement(mine, {})
+    assert empty.decisions == 0 and math.isnan(empty.best_agreement)
+
+
+def test_pearson() -> None:
+    assert pearson([1, 2, 3], [2, 4, 6]) == pytest.approx(1.0)
+    assert pearson([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    assert pearson([1, 1, 1], [1, 2, 3]) is None and pearson([1], [1]) is None
