@@ -179,7 +179,7 @@ def test_ask_against_a_server_that_only_sends_garbage_falls_back_on_exit_1() -> 
     with FakeOpenAIServer() as server:
         kinds = iter(BAD_BODY_KINDS * 10)
         server.script.default = lambda body: BadBody(next(kinds))
-        done = _ask(server, "--decision-seconds", "2")
+        done = _ask(server, "--decision-seconds", "6")
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stdout + done.stderr and done.stderr == ""
     verdicts = [line for line in done.stdout.splitlines() if line.startswith("verdict: ")]

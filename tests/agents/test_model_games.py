@@ -31,7 +31,7 @@ from tests.fakes.backends import KEY_ENV, SECRET_KEY, Backend
 
 SEATS = 4
 SEED = 5  # the first-option game of this deal ends after ~40 model decisions
-DECISION_S = 1.0  # the seat's deadline where a test is about deadlines
+DECISION_S = 3.0  # the seat's deadline where a test is about deadlines (room for a loaded machine)
 ANSWER_S = 10.0  # elsewhere: the fake answers at once, so a loaded machine never hits the timer
 TABLE_TIMEOUT_S = 3.0  # the table's own timer: a safety net well past the seat's deadline
 NAMES = default_names(SEATS)
@@ -187,7 +187,7 @@ def _script_failures(backend: Backend) -> None:
     s = backend.script
     s.malformed().malformed()
     s.illegal("play:shot@9").illegal("PLAY:SHOT@1")
-    s.stall(3.0)
+    s.stall(8.0)
     s.status(429, retry_after=0.3).answer()
     s.status(500).status(500)
     s.reset().answer()

@@ -94,7 +94,7 @@ class Backend:
         self,
         options: Sequence[str] = OPTIONS,
         *,
-        timeout: float = 2.0,
+        timeout: float = 15.0,  # answered decisions: room for a loaded machine's first call
         context: dict[str, Any] | None = None,
         **agent_kwargs: Any,
     ) -> tuple[str, ModelDecisionRecord, float]:
