@@ -13,6 +13,12 @@ A request the model's context cannot hold comes back from Inspect as an output w
 is ``model_length`` (the provider's HTTP 400 turned into a reply, its text the server's error):
 it is raised as :class:`~harness.agents.providers.errors.ContextOverflow`, never returned as the
 model's words.
+
+Replies carry the accounting of the league's own adapters: ``finish_reason`` from Inspect's stop
+reason (``max_tokens`` → ``length``, so an answer cut at the token limit is ``truncated``, not the
+model's invalid answer; ``unknown`` → not said), ``input_tokens`` counting every prompt token
+(Inspect's own count leaves out the cached ones), and ``cached_input_tokens`` ``None`` when the
+server did not report it — not reported is not "nothing cached".
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from harness.agents.providers.base import (
     Provider,
     ProviderReply,
     ProviderRequest,
+    finish_reason,
     request_grammar,
     request_schema,
     tool_description,
@@ -83,15 +90,30 @@ class InspectProvider(Provider):
         if out.error:
             raise ServerError(f"inspect model error: {out.error}")
         usage = out.usage
+        stop = str(out.stop_reason) if out.stop_reason not in (None, "unknown") else None
         return ProviderReply(
             text=out.completion,
             tool_arguments=_tool_arguments(out) if req.answer_mode == "tool" else None,
-            input_tokens=(usage.input_tokens if usage else 0) or 0,
-            cached_input_tokens=(usage.input_tokens_cache_read if usage else 0) or 0,
+            input_tokens=_input_tokens(usage),
+            cached_input_tokens=usage.input_tokens_cache_read if usage else None,
             output_tokens=(usage.output_tokens if usage else 0) or 0,
             reasoning_tokens=(usage.reasoning_tokens if usage else 0) or 0,
             model=out.model or str(self.model),
+            finish_reason=finish_reason(stop),
+            finish_reason_raw=stop,
         )
+
+
+def _input_tokens(usage: Any) -> int:
+    """Every prompt token of the request, as the league's adapters count them: Inspect's
+    ``input_tokens`` leaves out the tokens read from or written to a prompt cache."""
+    if usage is None:
+        return 0
+    return int(
+        (usage.input_tokens or 0)
+        + (usage.input_tokens_cache_read or 0)
+        + (usage.input_tokens_cache_write or 0)
+    )
 
 
 def _answer_mode(req: ProviderRequest) -> tuple[dict[str, Any], dict[str, Any]]:
