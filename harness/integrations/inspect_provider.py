@@ -56,6 +56,34 @@ class InspectProvider(Provider):
         """``model`` is an ``inspect_ai.model.Model`` (usually ``get_model()`` in a solver)."""
         self.model = model
 
+    def endpoint(self) -> str | None:
+        """The URL Inspect's model calls (``base_url`` of its API; ``None`` when it has none),
+        with the path of the API it uses (``/chat/completions`` or ``/responses``)."""
+        api = getattr(self.model, "api", None)
+        base = getattr(api, "base_url", None)
+        if not base:
+            return None
+        responses = getattr(api, "responses_api", None)
+        path = "/responses" if responses else "/chat/completions"
+        return f"{str(base).rstrip('/')}{path}"
+
+    def where(self) -> str:
+        """`` 'name' at URL`` for an error message: the model and the endpoint it called."""
+        url = self.endpoint()
+        name = getattr(self.model, "name", None) or str(self.model)
+        return f" {name!r}" + (f" at {url}" if url else "")
+
+    def _hint(self, error: Exception) -> str:
+        """What to do when a server has no Responses API (llama.cpp, vLLM, Ollama answer 404)."""
+        url = self.endpoint() or ""
+        status = getattr(error, "status_code", None)
+        if url.endswith("/responses") and (status == 404 or "404" in str(error)):
+            return (
+                "; local OpenAI-compatible servers have no Responses API: use "
+                "--model openai-api/<service>/<model> with <SERVICE>_BASE_URL (docs/models.md)"
+            )
+        return ""
+
     async def complete(self, req: ProviderRequest) -> ProviderReply:
         from inspect_ai.model import (
             ChatMessageAssistant,
@@ -77,18 +105,20 @@ class InspectProvider(Provider):
         try:
             out = await self.model.generate(messages, config=config, **tools)
         except TimeoutError as e:
-            raise ProviderTimeout(f"inspect model timed out: {e}") from e
+            raise ProviderTimeout(f"inspect model{self.where()} timed out: {e}") from e
         except Exception as e:  # Inspect has retried what can be retried: the model is unusable
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
             if is_context_overflow(first):
-                raise ContextOverflow(f"inspect model: {first}") from e
-            raise BadRequest(f"inspect model failed: {type(e).__name__}: {first}") from e
+                raise ContextOverflow(f"inspect model{self.where()}: {first}") from e
+            raise BadRequest(
+                f"inspect model{self.where()} failed: {type(e).__name__}: {first}{self._hint(e)}"
+            ) from e
         if out.stop_reason == "model_length" or (out.error and is_context_overflow(str(out.error))):
             text = str(out.error or out.completion or "the request does not fit the context")
             first = (text.strip().splitlines() or ["model_length"])[0]
-            raise ContextOverflow(f"inspect model: {first[:300]}")
+            raise ContextOverflow(f"inspect model{self.where()}: {first[:300]}")
         if out.error:
-            raise ServerError(f"inspect model error: {out.error}")
+            raise ServerError(f"inspect model{self.where()} error: {out.error}")
         usage = out.usage
         stop = str(out.stop_reason) if out.stop_reason not in (None, "unknown") else None
         return ProviderReply(

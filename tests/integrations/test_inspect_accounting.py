@@ -103,3 +103,40 @@ def test_an_answer_cut_at_the_token_limit_falls_back_as_truncated() -> None:
     assert [a.finish_reason for a in record.attempts] == ["length", "length"]
     assert all(a.tokens.cached_input is None for a in record.attempts)
     assert all(a.tokens.input == 50 for a in record.attempts)
+
+
+def test_errors_name_the_endpoint_and_a_missing_responses_api_says_what_to_use() -> None:
+    class _Api:
+        base_url = "http://127.0.0.1:9/v1"
+        responses_api = True
+
+    class _Failing:
+        api = _Api()
+        name = "smollm2"
+
+        async def generate(self, *_: object, **__: object) -> ModelOutput:
+            raise RuntimeError("Error code: 404 - {'detail': 'Not Found'}")
+
+    from harness.agents.providers.errors import BadRequest
+
+    with pytest.raises(BadRequest) as caught:
+        asyncio.run(InspectProvider(_Failing()).complete(REQUEST))
+    message = str(caught.value)
+    assert "'smollm2' at http://127.0.0.1:9/v1/responses failed" in message
+    assert "openai-api/<service>/<model>" in message
+    _Api.responses_api = False
+    with pytest.raises(BadRequest) as caught:
+        asyncio.run(InspectProvider(_Failing()).complete(REQUEST))
+    assert "at http://127.0.0.1:9/v1/chat/completions failed" in str(caught.value)
+    assert "openai-api" not in str(caught.value)
+
+
+def test_the_task_prices_the_model_as_its_arguments_say() -> None:
+    from harness.integrations.inspect_task import _price, bangarena
+
+    assert _price(None, None) is None
+    assert _price(0, 0) == {"input": 0.0, "output": 0.0}
+    with pytest.raises(ValueError, match="both price_input and price_output"):
+        bangarena(games=1, price_input=1.0)
+    with pytest.raises(ValueError, match="at least 0"):
+        bangarena(games=1, price_input=-1.0, price_output=1.0)
