@@ -36,7 +36,7 @@ def test_inspect_eval_plays_against_the_local_server(
     run_dir = tmp_path / "run"
     command = [
         str(inspect), "eval", f"{TASK}@bangarena", "--model", "openai-api/llama/smollm2",
-        "-T", "games=1", "-T", "seats=3", "-T", "answer_mode=grammar", "-T", "max_corrections=0",
+        "-T", "games=1", "-T", "seats=4", "-T", "answer_mode=grammar", "-T", "max_corrections=0",
         "-T", "max_fallbacks=1", "-T", "context_tokens=16384", "-T", "decision_seconds=900",
         "-T", "price_input=0", "-T", "price_output=0", "-T", f"run_dir={run_dir}",
         "--max-tokens", "4", "--log-dir", str(tmp_path / "logs"), "--display", "plain",
