@@ -170,13 +170,12 @@ def start_runner(
     lines go to stderr, its calls to the run's spend ledger)."""
     checked = None
     if config.has_models:  # before any run folder or game exists (harness.league.preflight)
-        from harness.league.preflight import PreflightError, preflight, record_spend
+        from harness.league.preflight import PreflightError, preflight
 
         try:
             checked = preflight(config, network=preflight_network)
         except PreflightError as e:
-            if resume:  # its calls are spend of the run being resumed
-                record_spend(run_dir, e.spend)
+            _record_preflight_stop(config, run_dir, e)
             raise CliError(str(e)) from None
         for line in (*checked.lines, *checked.warnings):
             print(line, file=sys.stderr)
@@ -200,6 +199,25 @@ def start_runner(
         for spent in checked.spend:
             runner.model_seats.ledger.add(spent)
     return runner
+
+
+def _record_preflight_stop(config: LeagueConfig, run_dir: Path, error: Exception) -> None:
+    """The preflight's calls are spend: in the ledger of the run being resumed, or of a run
+    folder opened for the stop (``stopped.json``: what ``league report`` shows), unless no call
+    got past a failed connection and there is no folder yet."""
+    from harness.league.preflight import record_spend
+    from harness.league.runner import CONFIG_FILE
+    from harness.league.stopped import reached_a_server, write_preflight_stop
+
+    spend = list(getattr(error, "spend", []))
+    has_run = (run_dir / CONFIG_FILE).exists()
+    if not has_run and not reached_a_server(spend):
+        return
+    if has_run and ((run_dir / "games.jsonl").exists() or (run_dir / "games").exists()):
+        record_spend(run_dir, spend)  # a resumed run that has games: its ledger only
+        return
+    with contextlib.suppress(OSError):  # the one-line error still says why the run stopped
+        write_preflight_stop(run_dir, config.model_dump(mode="json"), str(error), spend)
 
 
 def _executor(args: argparse.Namespace) -> Any:

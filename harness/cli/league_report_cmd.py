@@ -28,7 +28,8 @@ def register(lsub: Any) -> None:
         help="win rates by player × role, role-adjusted scores, ratings, rates and costs",
         description="Statistics of a run from its records alone; prints rich tables and writes "
         "RUN/report/ (summary.csv, one CSV per table, flags.csv, report.md). Exit 0: report "
-        "written; 2: not a readable run; 3: the run is flagged (a model player's fallback rate, "
+        "written; 2: not a readable run, or a run that stopped before its first game (its reason "
+        "and the spend of its calls are shown); 3: the run is flagged (a model player's fallback rate, "
         "void games or unfinished paired deals: its figures are not all valid results).",
     )
     p.add_argument("run", help="run folder (e.g. results/quickstart)")
@@ -63,6 +64,9 @@ def run_report(args: argparse.Namespace) -> int:
     from harness.league.report import build_report, print_report, save_report
     from harness.records.store import RecordError
 
+    stopped = _stopped_run(args.run)
+    if stopped is not None:
+        return stopped
     try:
         with contextlib.ExitStack() as stack:
             report = build_report(
@@ -92,6 +96,25 @@ def run_report(args: argparse.Namespace) -> int:
     if out is not None:
         console.print(f"saved: {out}/summary.csv, one CSV per table, {out}/report.md")
     return report.exit_code  # 3 when the run is flagged (harness.league.flags)
+
+
+def _stopped_run(run: str) -> int | None:
+    """A run the preflight stopped before its first game: its reason and spend are printed
+    and the exit code is 2 (no results); ``None`` for any other run."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from harness.league.stopped import only_stopped, read_stopped
+    from harness.league.stopped_report import print_stopped_report
+
+    root = Path(run)
+    stopped = read_stopped(root)
+    if stopped is None or not only_stopped(root):
+        return None
+    console = Console() if sys.stdout.isatty() else Console(width=WIDE)
+    print_stopped_report(root, stopped, console)
+    return 2
 
 
 def _luck_progress(

@@ -13,6 +13,12 @@ A request the model's context cannot hold comes back from Inspect as an output w
 is ``model_length`` (the provider's HTTP 400 turned into a reply, its text the server's error):
 it is raised as :class:`~harness.agents.providers.errors.ContextOverflow`, never returned as the
 model's words.
+
+Replies carry the accounting of the league's own adapters: ``finish_reason`` from Inspect's stop
+reason (``max_tokens`` → ``length``, so an answer cut at the token limit is ``truncated``, not the
+model's invalid answer; ``unknown`` → not said), ``input_tokens`` counting every prompt token
+(Inspect's own count leaves out the cached ones), and ``cached_input_tokens`` ``None`` when the
+server did not report it — not reported is not "nothing cached".
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from harness.agents.providers.base import (
     Provider,
     ProviderReply,
     ProviderRequest,
+    finish_reason,
     request_grammar,
     request_schema,
     tool_description,
@@ -49,6 +56,34 @@ class InspectProvider(Provider):
         """``model`` is an ``inspect_ai.model.Model`` (usually ``get_model()`` in a solver)."""
         self.model = model
 
+    def endpoint(self) -> str | None:
+        """The URL Inspect's model calls (``base_url`` of its API; ``None`` when it has none),
+        with the path of the API it uses (``/chat/completions`` or ``/responses``)."""
+        api = getattr(self.model, "api", None)
+        base = getattr(api, "base_url", None)
+        if not base:
+            return None
+        responses = getattr(api, "responses_api", None)
+        path = "/responses" if responses else "/chat/completions"
+        return f"{str(base).rstrip('/')}{path}"
+
+    def where(self) -> str:
+        """`` 'name' at URL`` for an error message: the model and the endpoint it called."""
+        url = self.endpoint()
+        name = getattr(self.model, "name", None) or str(self.model)
+        return f" {name!r}" + (f" at {url}" if url else "")
+
+    def _hint(self, error: Exception) -> str:
+        """What to do when a server has no Responses API (llama.cpp, vLLM, Ollama answer 404)."""
+        url = self.endpoint() or ""
+        status = getattr(error, "status_code", None)
+        if url.endswith("/responses") and (status == 404 or "404" in str(error)):
+            return (
+                "; local OpenAI-compatible servers have no Responses API: use "
+                "--model openai-api/<service>/<model> with <SERVICE>_BASE_URL (docs/models.md)"
+            )
+        return ""
+
     async def complete(self, req: ProviderRequest) -> ProviderReply:
         from inspect_ai.model import (
             ChatMessageAssistant,
@@ -70,28 +105,45 @@ class InspectProvider(Provider):
         try:
             out = await self.model.generate(messages, config=config, **tools)
         except TimeoutError as e:
-            raise ProviderTimeout(f"inspect model timed out: {e}") from e
+            raise ProviderTimeout(f"inspect model{self.where()} timed out: {e}") from e
         except Exception as e:  # Inspect has retried what can be retried: the model is unusable
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
             if is_context_overflow(first):
-                raise ContextOverflow(f"inspect model: {first}") from e
-            raise BadRequest(f"inspect model failed: {type(e).__name__}: {first}") from e
+                raise ContextOverflow(f"inspect model{self.where()}: {first}") from e
+            raise BadRequest(
+                f"inspect model{self.where()} failed: {type(e).__name__}: {first}{self._hint(e)}"
+            ) from e
         if out.stop_reason == "model_length" or (out.error and is_context_overflow(str(out.error))):
             text = str(out.error or out.completion or "the request does not fit the context")
             first = (text.strip().splitlines() or ["model_length"])[0]
-            raise ContextOverflow(f"inspect model: {first[:300]}")
+            raise ContextOverflow(f"inspect model{self.where()}: {first[:300]}")
         if out.error:
-            raise ServerError(f"inspect model error: {out.error}")
+            raise ServerError(f"inspect model{self.where()} error: {out.error}")
         usage = out.usage
+        stop = str(out.stop_reason) if out.stop_reason not in (None, "unknown") else None
         return ProviderReply(
             text=out.completion,
             tool_arguments=_tool_arguments(out) if req.answer_mode == "tool" else None,
-            input_tokens=(usage.input_tokens if usage else 0) or 0,
-            cached_input_tokens=(usage.input_tokens_cache_read if usage else 0) or 0,
+            input_tokens=_input_tokens(usage),
+            cached_input_tokens=usage.input_tokens_cache_read if usage else None,
             output_tokens=(usage.output_tokens if usage else 0) or 0,
             reasoning_tokens=(usage.reasoning_tokens if usage else 0) or 0,
             model=out.model or str(self.model),
+            finish_reason=finish_reason(stop),
+            finish_reason_raw=stop,
         )
+
+
+def _input_tokens(usage: Any) -> int:
+    """Every prompt token of the request, as the league's adapters count them: Inspect's
+    ``input_tokens`` leaves out the tokens read from or written to a prompt cache."""
+    if usage is None:
+        return 0
+    return int(
+        (usage.input_tokens or 0)
+        + (usage.input_tokens_cache_read or 0)
+        + (usage.input_tokens_cache_write or 0)
+    )
 
 
 def _answer_mode(req: ProviderRequest) -> tuple[dict[str, Any], dict[str, Any]]:

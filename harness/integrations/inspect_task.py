@@ -114,9 +114,14 @@ def bangarena(
     config: str | None = None,
     player: str | None = None,
     mcp_port: int | None = None,
+    price_input: float | None = None,
+    price_output: float | None = None,
 ) -> Task:
     """``games`` games of ``seats`` seats in ``mode``; game ``i`` is dealt from ``seed + i``.
-    With ``config``, the league of that file instead (its ``kind: inspect`` ``player``)."""
+    With ``config``, the league of that file instead (its ``kind: inspect`` ``player``).
+    ``price_input`` and ``price_output`` ($ per million tokens, both or neither) price the
+    model's calls as a league player's ``price:`` does (``-T price_input=0 -T price_output=0``
+    for a local server); without them the price is LiteLLM's for the model's name, if any."""
     if config is not None:
         return _league_task(config, player, run_dir, mcp_port, max_fallback_rate)
     if player is not None or mcp_port is not None:
@@ -127,6 +132,7 @@ def bangarena(
         )
     if not 0 <= max_fallback_rate <= 1:
         raise ValueError(f"max_fallback_rate must be within 0..1, got {max_fallback_rate}")
+    price = _price(price_input, price_output)
     samples = []
     for i in range(games):
         game_seed = seed + i
@@ -167,10 +173,24 @@ def bangarena(
             max_fallbacks=max_fallbacks,
             answer_mode=answer_mode,
             run_dir=run_dir,
+            price=price,
         ),
         scorer=game_result(max_fallback_rate=max_fallback_rate),
         metrics=_metrics(max_fallback_rate),
     )
+
+
+def _price(price_input: float | None, price_output: float | None) -> dict[str, float] | None:
+    """The model's price from the task's arguments: both or neither, each at least 0."""
+    if price_input is None and price_output is None:
+        return None
+    if price_input is None or price_output is None:
+        raise ValueError(
+            "give both price_input and price_output ($ per million tokens), or neither"
+        )
+    if price_input < 0 or price_output < 0:
+        raise ValueError("price_input and price_output must be at least 0 ($ per million tokens)")
+    return {"input": float(price_input), "output": float(price_output)}
 
 
 @solver
@@ -184,6 +204,7 @@ def bangarena_table(
     max_fallbacks: int,
     answer_mode: str = "text",
     run_dir: str | None = None,
+    price: dict[str, float] | None = None,
 ) -> Solver:
     """Play the sample's game: Inspect's model at the sample's seat, rule bots elsewhere (the
     settings are the task's, which holds their defaults)."""
@@ -204,6 +225,7 @@ def bangarena_table(
             decision_seconds=decision_seconds,
             history=history,  # type: ignore[arg-type]
             context_tokens=context_tokens,
+            price=price,  # type: ignore[arg-type]
         )
         # the league's model seat: the same prompts, history and token counts as a league player
         model_seat = build_model_seat(

@@ -44,6 +44,7 @@ from .config import SEATED_KINDS, LeagueConfig, parse_config
 from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled, played_before
 from .ledger import cap_reached, current_game
 from .schedule import GameSpec, build_schedule
+from .stopped import clear_stopped, only_stopped
 
 CONFIG_FILE = "config.json"
 # Settings that change what games are played or how seats decide; a resumed run must keep them.
@@ -118,7 +119,8 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
     for p in resolved["players"]:  # a player without probes is written as before they existed
         if p.get("probes") is None:
             p.pop("probes", None)
-    if cfg_path.exists():
+    stopped_early = only_stopped(run_dir)  # a preflight stopped it: start afresh (its ledger stays)
+    if cfg_path.exists() and not stopped_early:
         if not resume:
             raise LeagueStopped(
                 f"run folder {run_dir} already exists: use --resume to continue it, or change "
@@ -140,6 +142,7 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
         os.replace(tmp, cfg_path)
         write_rules_version(run_dir, RULES_VERSION)  # what `leaderboard` compares between runs
     store.prepare()
+    clear_stopped(run_dir)
     return store
 
 

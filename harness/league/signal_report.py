@@ -143,15 +143,81 @@ def talk_setting(run_dir: str | Path) -> str:
     return "on" if talk_enabled(run_dir) else "people" if has_talk(run_dir) else "off"
 
 
+@dataclass(frozen=True)
+class TalkCounts:
+    """What model seats did with table talk and belief probes over a run's finished games:
+    decisions that offered a signal (the model was asked), signals sent (accepted) and refused;
+    probes asked, answered validly and invalid."""
+
+    offered: int = 0
+    sent: int = 0
+    refused: int = 0
+    probes: int = 0
+    probes_valid: int = 0
+
+    @property
+    def probes_invalid(self) -> int:
+        return self.probes - self.probes_valid
+
+
+def talk_counts(run_dir: str | Path) -> TalkCounts:
+    """:class:`TalkCounts` of ``run_dir`` (signals only when table talk was on)."""
+    from harness.records.probes import PROBES_FILE, read_probes
+
+    offered = sent = refused = 0
+    if talk_enabled(run_dir):
+        store = RunStore(Path(run_dir))
+        for g in store.games():
+            if g.void is not None or g.winning_side == VOID_SIDE:
+                continue
+            try:
+                _start, decisions, _end = store.read_game(g.game_id)
+            except DamagedGame:  # reported by the tables that read it
+                continue
+            for d in decisions:
+                m = d.model or {}
+                if m.get("attempts"):
+                    offered += 1
+                if m.get("signal_refused"):
+                    refused += 1
+                elif isinstance(m.get("signal"), dict):
+                    sent += 1
+    probes = read_probes(run_dir) if (Path(run_dir) / PROBES_FILE).exists() else []
+    return TalkCounts(offered, sent, refused, len(probes), sum(1 for p in probes if p.valid))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def probe_note(counts: TalkCounts) -> str:
+    """``; belief probes: N asked, V answered validly, I invalid`` (empty without probes)."""
+    if not counts.probes:
+        return ""
+    return (
+        f"; belief probes: {counts.probes:,} asked, {counts.probes_valid:,} answered validly, "
+        f"{counts.probes_invalid:,} invalid"
+    )
+
+
 def talk_line(run_dir: str | Path) -> str:
-    """One line for every report format: whether table talk was on."""
+    """One line for every report format: whether table talk was on and, when it was, how many
+    model decisions offered a signal and how many signals were sent and refused — so a model
+    that never talks is said to, not shown as a blank section; then the belief probes asked,
+    answered validly and invalid, when the run has any."""
     on = talk_enabled(run_dir)
     people = (Path(run_dir) / SIGNALS_FILE).exists()
+    counts = talk_counts(run_dir)
     if on:
-        return "Table talk: on (signals: true — model seats may send signals; docs/signals.md)"
+        none = " — none sent" if counts.offered and not counts.sent else ""
+        return (
+            "Table talk: on (signals: true — model seats may send signals; docs/signals.md): "
+            f"{_plural(counts.offered, 'model decision')} offered a signal, "
+            f"{counts.sent:,} sent, {counts.refused:,} refused{none}" + probe_note(counts)
+        )
     if people:
         return "Table talk: people's signals at the web table (signals.jsonl; docs/signals.md)"
-    return "Table talk: off (signals: false)"
+    return "Table talk: off (signals: false)" + probe_note(counts)
 
 
 def share_interval(values: pd.Series, clusters: pd.Series) -> tuple[float, float, float]:

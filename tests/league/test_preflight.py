@@ -1,6 +1,7 @@
 """``league run`` sends every model one sample decision before any game: a closed port, a TLS
 mismatch, a rejected key, an unknown model, a rejected answer mode or a missing price under a
-dollar cap each stop it with one line and exit 2, and no run folder is created.  Each distinct
+dollar cap each stop it with one line and exit 2; a run folder (its ledger and `stopped.json`)
+is opened only when a call reached a server.  Each distinct
 (model, locale) pair is asked with its own system prompt, and a sample whose latency scaled to the
 longest request the seat may send passes the timer is warned about."""
 
@@ -18,6 +19,7 @@ from harness.agents.decision_record import Attempt, ModelDecisionRecord
 from harness.cli.main import main
 from harness.league.config import parse_config
 from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight, request_size
+from harness.league.stopped import read_stopped
 from harness.records import RunStore
 from harness.views.history import Transcript
 from harness.views.names import default_names
@@ -131,7 +133,10 @@ def test_rejected_answer_mode_names_one_that_works(
     assert "the server rejects answer mode json_schema (server_error" in line
     assert line.endswith("answer mode json_object works: set 'answer_mode: json_object' in its "
                          "model section")  # fmt: skip
-    assert not (tmp_path / "out").exists()
+    # the calls it made are spend: a run folder holds them and why it stopped (no game)
+    stopped = read_stopped(tmp_path / "out" / "pre")
+    assert stopped is not None and stopped.reason == line.removeprefix("bangarena: error: ")
+    assert not (tmp_path / "out" / "pre" / "games").exists()
     # and with the mode it named, the run goes through
     capsys.readouterr()
     assert run_league(tmp_path, league(server.base_url)) == 0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine
+from harness.league.stopped import read_stopped
 from harness.records import RunStore
 from tests.fakes import FakeOpenAIServer, Status
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
@@ -105,7 +106,14 @@ def test_a_failed_preflight_of_a_resumed_run_is_in_its_ledger(
     assert len(new) == len(server.script.model_requests) - requests > 0
     assert all(x.purpose == "preflight" and x.outcome == "failed" for x in new)
     assert {x.error_kind for x in new} == {"server_error"}
-    # a run that never started keeps no ledger
+    # a run that never started keeps its preflight's calls too, and why it stopped
     other = league(server.base_url, name="never")
+    requests = len(server.script.model_requests)
     assert run_league(tmp_path, other) == 2
-    assert not (tmp_path / "out" / "never").exists()
+    never = tmp_path / "out" / "never"
+    lines = SpendLedger(never / SPEND_FILE).lines()
+    assert len(lines) == len(server.script.model_requests) - requests > 0
+    assert all(x.purpose == "preflight" and x.error_kind == "server_error" for x in lines)
+    stopped = read_stopped(never)
+    assert stopped is not None and stopped.calls == len(lines)
+    assert "every other mode it was tried in" in stopped.reason

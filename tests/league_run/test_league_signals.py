@@ -171,6 +171,12 @@ def test_a_model_league_with_table_talk_reports_claim_honesty_and_mark_accuracy(
             assert row["accurate"] == pytest.approx(share)
             assert math.isnan(row["accurate_lo"]) and math.isnan(row["accurate_hi"])
     assert table["refused"].sum() == len(refused)
+    # the talk line counts what the model seats were offered, sent and had refused
+    offered = sum(1 for m in records if m.get("attempts"))
+    sent = sum(1 for m in records if isinstance(m.get("signal"), dict))
+    assert report.talk.endswith(
+        f"{offered:,} model decisions offered a signal, {sent:,} sent, {len(refused):,} refused"
+    )
     assert not report.claim_effect.empty
     for _, row in report.claim_effect.iterrows():
         for col in ("change", "no_claim", "agree_before", "agree_after"):
@@ -216,6 +222,26 @@ def test_every_answer_mode_carries_an_optional_signal(
         assert "signal" in sent.replace(body["messages"][0]["content"], "")
     report = build_report(folder)
     assert report.signals["claims"].sum() > 0
+
+
+def test_a_model_that_never_talks_is_said_to_have_sent_nothing(
+    tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    """Not a blank section: the report says how many decisions offered a signal, and none sent."""
+    server.script.default = lambda body: Answer()
+    folder = run(league(tmp_path, server, "mute", games_per_table=1, signals=True))
+    report = build_report(folder)
+    assert report.signals.empty
+    store = RunStore(folder)
+    asked = sum(
+        1 for g in store.games() for d in store.read_game(g.game_id)[1]
+        if (d.model or {}).get("attempts")
+    )  # fmt: skip
+    assert asked > 0
+    assert report.talk.endswith(
+        f"{asked:,} model decisions offered a signal, 0 sent, 0 refused — none sent"
+    )
+    assert report.talk in markdown(report)
 
 
 def test_with_signals_off_a_model_is_sent_nothing_new(

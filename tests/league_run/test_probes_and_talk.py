@@ -77,3 +77,10 @@ def test_probes_and_table_talk_in_one_league(tmp_path: Path, server) -> None:  #
             assert got["accurate"] == pytest.approx(sum(seen["mark"]) / len(seen["mark"]))
     md = markdown(report)
     assert "Belief probes" in md and "Table talk: on" in md and "Table talk by player" in md
+    # the talk line also counts the belief probes: asked, answered validly, invalid
+    asked = read_probes(folder)
+    valid = sum(1 for p in asked if p.valid)
+    assert report.talk.endswith(
+        f"; belief probes: {len(asked):,} asked, {valid:,} answered validly, "
+        f"{len(asked) - valid:,} invalid"
+    )

@@ -162,9 +162,13 @@ def smollm2_gguf() -> Path:
     return gguf
 
 
-@pytest.fixture(scope="session")
-def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start ``python -m llama_cpp.server`` on a free 127.0.0.1 port; yield its ``/v1`` base URL."""
+N_CTX = 16384  # configs/locales.yaml's --n_ctx: every locale's system prompt fits (docs/models.md)
+SMALL_N_CTX = 8192  # a context the Russian system prompt cannot fit (the preflight's refusal)
+
+
+def _serve(gguf: Path, tmp_path_factory: pytest.TempPathFactory, n_ctx: int) -> Iterator[str]:
+    """Start ``python -m llama_cpp.server`` on a free 127.0.0.1 port with context ``n_ctx``;
+    yield its ``/v1`` base URL; stop it afterwards."""
     missing = _missing_server_modules()
     if missing:
         pytest.skip(
@@ -172,8 +176,8 @@ def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -
         )
     port = _free_port()
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_gguf),
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192"]  # fmt: skip
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
+               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)]  # fmt: skip
     with open(log_path, "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     server = LlamaServer(process, port, log_path)
@@ -206,6 +210,20 @@ def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -
                 process.wait(timeout=5)
 
 
+@pytest.fixture(scope="session")
+def llama_server(smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The SmolLM2 server at a 16,384-token context (``--n_ctx 16384``); its base URL."""
+    yield from _serve(smollm2_gguf, tmp_path_factory, N_CTX)
+
+
+@pytest.fixture(scope="session")
+def llama_server_small(
+    smollm2_gguf: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The same model at an 8,192-token context: too small for the Russian system prompt."""
+    yield from _serve(smollm2_gguf, tmp_path_factory, SMALL_N_CTX)
+
+
 @pytest.fixture
 def llama_server_log(llama_server: str) -> Path:
     """The running server's log: llama.cpp prints its timings and prefix-cache hits there."""
@@ -215,9 +233,10 @@ def llama_server_log(llama_server: str) -> Path:
 @pytest.fixture(autouse=True)
 def _llama_server_alive(request: pytest.FixtureRequest) -> Iterator[None]:
     """A test that uses the server fails at once, naming the cause, when the server died."""
-    if "llama_server" in request.fixturenames:
-        base_url = request.getfixturevalue("llama_server")
-        server = SERVERS.get(base_url)
+    for name in ("llama_server", "llama_server_small"):
+        if name not in request.fixturenames:
+            continue
+        server = SERVERS.get(request.getfixturevalue(name))
         if server is not None and (death := server.death()) is not None:
             pytest.fail(f"{death}\n(before this test)", pytrace=False)
     yield

@@ -3,8 +3,8 @@
 
 The request is one Russian decision of the seat's own making (Russian rules text as the system
 prompt, the Russian decision message's options and answer format as the user message), short
-enough for CI: the whole Russian system prompt is 8,980 SmolLM2 tokens, more than the test
-server's 8,192-token context, and takes minutes to read on two loaded cores.  The counted request
+enough for CI: the whole Russian system prompt is 10,786 SmolLM2 tokens (docs/models.md,
+tests/real_model/test_prompt_sizes.py) and takes minutes to read on two loaded cores.  The counted request
 (its texts through the tokenize endpoint plus the chat-template tokens per message) must be
 within 1 % of the ``prompt_tokens`` the server reports, and the counter's learned correction is
 then close to 1."""
