@@ -114,6 +114,19 @@ class PlayerRates:
         return sum(self.fallbacks.values())
 
     @property
+    def model_decisions(self) -> int | None:
+        """A model player's decisions with more than one option (what its fallback rate is over);
+        ``None`` for other players or when the game files were not read."""
+        c = self.counts
+        return c.decisions if c is not None and c.games_read else None
+
+    @property
+    def single_option(self) -> int:
+        """A model player's decisions with a single option, taken without a model call."""
+        c = self.counts
+        return c.single_option if c is not None and c.games_read else 0
+
+    @property
     def fallback_rate(self) -> float:
         """Fallbacks per model decision for model players, else per decision."""
         c = self.counts

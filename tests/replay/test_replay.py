@@ -434,3 +434,27 @@ def test_league_runner_records_replay(tmp_path: Path) -> None:
         assert replay_game(store, g.game_id).ok
     result = build_report(store.root, workers=1)
     assert result.games == 6 and (store.root / "report" / "index.html").exists()
+
+
+def test_a_model_players_decisions_are_the_ones_its_fallback_rate_is_over(
+    run: RunStore, tmp_path: Path
+) -> None:
+    """The report's player table names one denominator: a model player's decisions column counts
+    its model decisions (more than one option), the ones its fallback rate is over, and gives its
+    single-option decisions apart."""
+    out = tmp_path / "rep"
+    assert cli(["report", str(run.root), "--out", str(out), "--workers", "1"]) == 0
+    html = (out / "index.html").read_text(encoding="utf-8")
+    table = html[
+        html.index('id="player-table"') : html.index("</table>", html.index("player-table"))
+    ]
+    fake = next(
+        p for p in summarize("x", run.games(), None, run.root).players if p.player == "fakellm"
+    )
+    assert fake.counts is not None and fake.model_decisions == fake.counts.decisions
+    assert fake.decisions == fake.model_decisions + fake.single_option and fake.single_option > 0
+    row = next(r for r in table.split("<tr>") if "fakellm" in r)
+    cells = re.findall(r'<td class="n">(.*?)</td>', row, re.S)
+    assert cells[2].startswith(f"{fake.model_decisions} ")  # after seat-games and win rate
+    assert f"(+{fake.single_option} with one option, no model call)" in cells[2]
+    assert fake.fallback_rate == pytest.approx(fake.fallback_total / fake.model_decisions)
