@@ -1,9 +1,12 @@
 """Model usage for ``bangarena plan`` without a pilot of model seats, measured on each model
 player's prompts as ``bangarena prompt-stats`` measures them
 (:func:`harness.agents.prompt_sample.sample_prompts`): rule-bot games at every table of the
-config, the player's history policy, locale and context budget, tokens counted with its tokenizer
-(its ``tokenizer:`` unless ``server``, else its model name: LiteLLM's tokenizer when it knows the
-model, else the estimate).
+config, the player's history policy, locale and context budget, tokens counted with the model's
+own tokenizer as a model seat counts them (:func:`harness.views.tokens.counter_for`: its
+``tokenizer:``, else the configured server's tokenize endpoint when it has one and answers, else
+LiteLLM's tokenizer when it knows the model, else the estimate).  Each player's source line says
+which figures are measured (the prompts, counted by that tokenizer) and which are guessed (the
+calls, from rule-bot games; the output tokens).
 
 Per model seat per game: the requests (one per decision with more than one option: one call per
 decision, no retries), the input tokens per request, the share of them an exact-prefix cache can
@@ -26,10 +29,9 @@ from .plan import Usage, table_cells
 PROMPT_SEED = 60_000_000
 
 
-def _tokenizer(spec: Any) -> str:
-    if spec.tokenizer is not None and spec.tokenizer != "server":
-        return str(spec.tokenizer)
-    return str(spec.model)
+def _tokenizer_key(spec: Any) -> str:
+    """What decides a model spec's tokenizer (players sharing it share one measurement)."""
+    return f"{spec.tokenizer or ''}|{spec.provider}|{spec.model}|{spec.base_url or ''}"
 
 
 def reasoning_allowance(params: Mapping[str, Any]) -> int | None:
@@ -53,7 +55,7 @@ def prompt_usage(config: LeagueConfig, games: int) -> dict[str, Usage]:
     """Per model player of ``config``: its :class:`Usage` from ``games`` rule-bot games per
     table (none when ``games`` is 0)."""
     from harness.agents.prompt_sample import sample_prompts
-    from harness.views.tokens import counter_named
+    from harness.views.tokens import counter_for
 
     out: dict[str, Usage] = {}
     if games <= 0:
@@ -63,10 +65,15 @@ def prompt_usage(config: LeagueConfig, games: int) -> dict[str, Usage]:
         spec = p.model
         if p.kind != "model" or spec is None:
             continue
-        key = (spec.history, config.locale_of(p.name), _tokenizer(spec), spec.context_budget())
+        key = (spec.history, config.locale_of(p.name), _tokenizer_key(spec), spec.context_budget())
         if key not in done:
-            policy, locale, tokenizer, context = key
-            counter = counter_named(tokenizer)
+            policy, locale, _, context = key
+            counter = counter_for(spec)
+            counted = (
+                f"tokens counted by {counter.source}"
+                if counter.source != "estimate"
+                else "tokens estimated (no tokenizer for this model could be reached)"
+            )
             requests = tokens = reusable = answers = 0.0
             seat_games = 0
             for i, (seats, mode) in enumerate(table_cells(config)):
@@ -85,13 +92,14 @@ def prompt_usage(config: LeagueConfig, games: int) -> dict[str, Usage]:
                 reusable / calls,
                 answers / calls,
                 f"prompts measured on {games} rule-bot games per table ({policy} history, "
-                f"{locale}, tokens by {counter.source}; cached = what an exact-prefix cache can "
-                "reuse); one call per decision",
+                f"{locale}, {counted}; cached = what an exact-prefix cache can reuse); calls "
+                "guessed: one per rule-bot decision with a choice (a model's games may be "
+                "longer or shorter, and retries add calls)",
             )
         calls, inp, cached, answer, text = done[key]
         allowance = reasoning_allowance(spec.params)
         output = answer + (allowance or 0)
-        text += f"; output estimated: the shortest valid answer ({answer:.1f} tokens per call)"
+        text += f"; output guessed: the shortest valid answer ({answer:.1f} tokens per call)"
         if allowance is not None:
             text += f" + the thinking budget ({allowance:,} per call)"
         elif _unstated_reasoning(spec.params):

@@ -387,3 +387,36 @@ def test_pilot_spread_of_the_advantage_adjusted_score(pilot: Path) -> None:
         assert spread.sd_adjusted > 0
     with pytest.raises(PlanError, match="'luck' or 'advantage'"):
         pilot_source(pilot, score="nope")
+
+
+def test_without_a_pilot_a_servers_own_tokenizer_counts_the_prompts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A model on a server with a tokenize endpoint (llama.cpp's) and no ``tokenizer:``: the plan
+    counts its prompts with the server's tokenizer (not the estimate) and its source line says
+    which figures are measured and which guessed."""
+    from tests.fakes.openai_server import FakeOpenAIServer
+
+    with FakeOpenAIServer(tokenize="llama.cpp") as server:
+        cfg = tmp_path / "s.yaml"
+        cfg.write_text(
+            f"""\
+name: s
+players:
+  - name: m1
+    kind: model
+    model: {{provider: openai, model: smol, base_url: "{server.base_url}",
+            context_tokens: 200000, price: {{input: 0.0, output: 0.0}}}}
+  - {{name: bot, kind: bot}}
+tables:
+  - seats: [4]
+games_per_table: 4
+""",
+            encoding="utf-8",
+        )
+        assert main(["plan", str(cfg), "--detect", "0.2", "--prompt-games", "1", "--json"]) == 0
+        tokenized = server.tokenize_calls
+    (c,) = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["costs_raw"]
+    assert "tokens counted by server" in c["source"], c["source"]
+    assert "calls guessed" in c["source"] and "output guessed" in c["source"]
+    assert tokenized > 0  # the prompts went to the server's tokenizer
