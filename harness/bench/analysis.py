@@ -16,7 +16,7 @@ the reference's worlds are not the default's).  Figures (:mod:`harness.analysis.
 best-option agreement (goal ≥ 80 %), the chosen options' loss correlation (goal ≥ 0.8), label
 agreement, and wall seconds per decision of the default (goal ≤ 1 s on 2 cores).  Beside the strict
 best-option agreement, for a reference that is itself noisy: the share of decisions where the
-default's best is within twice the reference's paired standard error of the reference's best, and
+default's best (or one tied with it) is within twice the reference's paired standard error of the reference's best, and
 the agreement over the decisions where the reference's best is clear (no goal; the pass is the
 strict measure's).
 """
@@ -241,7 +241,7 @@ def run_compare(
     near = "n/a" if near is None else f"{100 * near:.1f} %"
     clear = r["clear_best_agreement"]
     clear = "n/a" if clear is None else f"{100 * clear:.1f} %"
-    print(f"  best within noise   {near:>10}  (the default's best within 2 paired SE of the "
+    print(f"  best within noise   {near:>10}  (a best of the default within 2 paired SE of the "
           f"reference's)")  # fmt: skip
     print(f"  clear best agreed   {clear:>10}  (of {r['reference_clear_best']} decisions where the "
           f"reference's best is 2 SE above every other option)")  # fmt: skip

@@ -96,3 +96,15 @@ def test_without_paired_errors_the_values_errors_bound_the_noise() -> None:
     bare = _move(1, [0.45, 0.5])  # schema 2: no standard errors; only a tie is within noise
     assert not within_noise(bare, "a") and clear_best(bare) == "b"
     assert math.isnan(agreement({}, {}).clear_agreement)
+
+
+def test_a_tie_in_the_first_broken_the_other_way_is_agreement() -> None:
+    # The first analysis values a and b alike (both lose nothing); its stored best is the first
+    # of them in option order, an arbitrary pick — the reference's best b is one of its bests.
+    mine = _line("g", [_move(1, [0.5, 0.5, 0.1], chosen="b")])
+    assert mine["g"].decisions[0].best == "a"
+    ref = _line("g", [_move(1, [0.4, 0.6, 0.1], chosen="b")])
+    assert agreement(mine, ref).same_best == 1
+    assert agreement(ref, mine).same_best == 1  # the same either way round
+    other = _line("g", [_move(1, [0.4, 0.3, 0.6], chosen="b")])  # c best: no common best
+    assert agreement(mine, other).same_best == 0
