@@ -16,9 +16,9 @@ the reference's worlds are not the default's).  Figures (:mod:`harness.analysis.
 best-option agreement (goal ≥ 80 %), the chosen options' loss correlation (goal ≥ 0.8), label
 agreement, and wall seconds per decision of the default (goal ≤ 1 s on 2 cores).  Beside the strict
 best-option agreement, for a reference that is itself noisy: the share of decisions where the
-default's best (or one tied with it) is within twice the reference's paired standard error of the reference's best, and
-the agreement over the decisions where the reference's best is clear (no goal; the pass is the
-strict measure's).
+default's best (or one tied with it) is within twice the reference's paired standard error of the
+reference's best, and the agreement over the decisions where the reference's best is clear (no
+goal; the pass is the strict measure's).
 """
 
 from __future__ import annotations
