@@ -12,7 +12,8 @@ Adaptive precision: after ``K`` worlds (default 16), when the best two options a
 (their paired difference is at most twice its standard error and that error is not zero), more
 worlds are drawn from the same generator up to ``max_worlds`` (default 32); the first ``K`` worlds
 are the same either way.  Each option's value has a standard error (over the worlds), and the
-loss has the standard error of the paired difference best − chosen.
+loss has the standard error of the paired difference best − chosen (and each option its own
+standard error of best − option).
 
 Two ways to value an option in a world (:data:`VALUERS`):
 
@@ -162,6 +163,7 @@ class DecisionValues:
     ses: tuple[float, ...] = ()  # standard error of each value over the worlds
     loss_se: float = 0.0  # standard error of the paired difference best − chosen
     worlds: int = 0  # worlds drawn
+    gap_ses: tuple[float, ...] = ()  # standard error of the paired difference best − each option
 
     @property
     def best(self) -> str:
@@ -225,7 +227,8 @@ def analyse(
     stats = [_mean_se(list(col)) for col in zip(*rows, strict=True)]
     values = tuple(m for m, _ in stats)
     best = max(range(len(values)), key=values.__getitem__)
-    _, loss_se = paired(rows, best, options.index(chosen))
+    gap_ses = tuple(paired(rows, best, i)[1] for i in range(len(options)))
     return DecisionValues(
-        tuple(options), values, chosen, tuple(se for _, se in stats), loss_se, len(rows)
-    )
+        tuple(options), values, chosen, tuple(se for _, se in stats),
+        gap_ses[options.index(chosen)], len(rows), gap_ses,
+    )  # fmt: skip

@@ -4,7 +4,8 @@
 stopped analysis resumes); a stored line counts only for the same :class:`MoveSettings` (value
 model and its data, worlds and most worlds, which seat kinds) — a rerun with other settings
 computes again.  Schema 3 stores, per analysed decision, each value's standard error, the loss's
-standard error and the worlds drawn (adaptive precision, :func:`.moves.analyse`); schema 2 lines
+standard error, the worlds drawn (adaptive precision, :func:`.moves.analyse`) and, in newer
+lines, the standard error of the paired difference best − option for every option; schema 2 lines
 (no standard errors) are still read and reported, but a rerun computes them again.
 
 Which decisions: every decision with more than one option that a seat whose kind is in ``kinds``
@@ -82,6 +83,7 @@ class MoveLine(BaseModel):
     ses: list[float] | None = None  # standard error of each value (schema 3)
     loss_se: float | None = None  # standard error of the paired difference best − chosen
     worlds: int | None = None  # worlds drawn for this decision
+    gap_ses: list[float] | None = None  # standard error of the paired difference best − each option
 
 
 class LeftOut(BaseModel):
@@ -177,6 +179,7 @@ def analyse_game(run_dir: str, game_id: str, settings: MoveSettings) -> MovesLin
                     values=values, chosen=d.chosen, best=r.best,
                     loss=loss, label=classify(loss, loss_se), accuracy=round(accuracy(loss), 3),
                     ses=[round(e, 6) for e in r.ses], loss_se=loss_se, worlds=r.worlds,
+                    gap_ses=[round(e, 6) for e in r.gap_ses],
                 )
             )  # fmt: skip
         game.apply(d.chosen)

@@ -249,6 +249,11 @@ def test_bench_analysis_compare_prints_agreement_and_a_json_line(
     assert r["loss_correlation"] is None or -1 <= r["loss_correlation"] <= 1
     assert 1 <= r["mean_worlds"] <= 2
     assert "best option agreed" in lines[1] and "loss correlation" in lines[2]
+    # beside the strict measure: within the reference's noise, and where its best is clear
+    assert r["best_agreement"] <= r["best_within_reference_noise"] <= 1
+    assert 0 <= r["reference_clear_best"] <= r["decisions"]
+    assert r["clear_best_agreement"] is None or 0 <= r["clear_best_agreement"] <= 1
+    assert "best within noise" in lines[3] and "clear best agreed" in lines[4]
     assert not (run / MOVES_DIR).exists()  # the bench analyses a copy
 
 

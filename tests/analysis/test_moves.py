@@ -85,6 +85,9 @@ def test_a_set_up_move_is_not_a_mistake() -> None:
     assert r.best in ("play:shot@4", "play:horse")
     assert abs(values["play:horse"] - values["play:shot@4"]) <= 2 * r.loss_se + 1e-9
     assert classify(r.loss, r.loss_se) is None
+    # each option's paired standard error against the best; the chosen one's is the loss's
+    assert len(r.gap_ses) == len(r.options) and r.gap_ses[r.options.index(r.best)] == 0.0
+    assert r.gap_ses[r.options.index("play:horse")] == r.loss_se
     fitted = analyse(game, "play:horse", FittedLookahead(), DEFAULT_WORLDS, random.Random(1), 32)
     assert classify(fitted.loss, fitted.loss_se) is not None  # the horizon's error, kept visible
 
