@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +26,7 @@ from harness.engine import Game
 from .advantage import PlayoutRule, SeatPolicy, advantage_adjust
 from .ladder import EpsilonBot, label
 from .playout import play_out
-from .variance import SEED, Z_ALPHA, games_needed
+from .variance import SEED, Z_ALPHA, games_needed, map_chunks
 
 BOOTSTRAP = 2000
 
@@ -90,19 +89,7 @@ def play_pairs(
     items = [(e, d) for d in range(deals) for e in epsilons]
     size = max(1, min(8, len(items) // max(1, 4 * workers)))
     chunks = [(items[i : i + size], tuple(seats), mode, rule) for i in range(0, len(items), size)]
-    out: list[AdvScored] = []
-    if workers <= 1:
-        for c in chunks:
-            out += _chunk(c)
-            if on_done:
-                on_done(len(c[0]))
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in pool.map(_chunk, chunks):
-            out += part
-            if on_done:
-                on_done(len(part))
-    return out
+    return map_chunks(_chunk, chunks, workers, on_done)
 
 
 def _ci(x: np.ndarray) -> dict[str, float]:

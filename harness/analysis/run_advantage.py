@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.records.models import DecisionLine, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import DamagedGame, RecordError, latest_by_game
+from harness.records.store import DamagedGame, RecordError, latest_by_game, open_for_appending
 
 from .advantage import AdvantageResult, PlayoutRule, SeatPolicy, advantage_adjust
 
@@ -161,12 +161,7 @@ def run_advantage(
         progress(0, len(jobs))
     if not jobs:
         return out
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
-    with path.open("a", encoding="utf-8") as fh:
-        if torn:
-            fh.write("\n")  # a torn last line stays alone on its line
-
+    with open_for_appending(path) as fh:
         computed = [0]
 
         def keep(line: AdvantageLine) -> None:

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from harness.records.models import DecisionLine, GameRecord, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import DamagedGame, RecordError, latest_by_game
+from harness.records.store import DamagedGame, RecordError, latest_by_game, open_for_appending
 
 from .fitted import FittedValue
 from .known_policies import KnownPolicies, known_policies, table_fallback
@@ -103,12 +103,7 @@ def run_luck(
     computed = 0
     if progress is not None:
         progress(computed, len(todo))
-    if todo:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    torn = path.exists() and not path.read_bytes().endswith(b"\n") and path.stat().st_size > 0
-    with path.open("a", encoding="utf-8") if todo else _Null() as fh:
-        if torn and todo:
-            fh.write("\n")  # a torn last line stays alone on its line
+    with open_for_appending(path) if todo else _Null() as fh:
         for g in games:
             rec = stored.get(g.game_id)
             if rec is None:

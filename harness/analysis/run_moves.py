@@ -32,7 +32,7 @@ from harness.engine import EngineError, Game
 from harness.records.models import DecisionLine
 from harness.records.notices import notice
 from harness.records.run_folder import finished_games, open_run_folder
-from harness.records.store import DamagedGame, latest_by_game
+from harness.records.store import DamagedGame, latest_by_game, open_for_appending
 
 from .known_policies import known_policies, table_fallback
 from .moves import (
@@ -266,11 +266,7 @@ def run_moves(
     out = {gid: stored[gid] for gid in games if gid in stored}
     if not todo:
         return out
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
-    with path.open("a", encoding="utf-8") as fh:
-        if torn:
-            fh.write("\n")  # a torn last line stays alone on its line
+    with open_for_appending(path) as fh:
         for text, damage in _results(str(run_dir), todo, settings, workers, executor):
             if text is None:  # a damaged game: reported, the rest analysed
                 notice(str(damage))

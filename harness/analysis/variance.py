@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,8 @@ from .fitted import FittedValue
 from .ladder import EpsilonBot, label
 from .luck import Policy, luck_adjust
 from .playout import play_out
+
+T = TypeVar("T")
 
 Z_ALPHA = 1.959964  # two-sided 95 %
 Z_POWER = 0.841621  # 80 % power
@@ -92,15 +94,28 @@ def play_ladder(
     items = [(e, d) for d in range(deals) for e in epsilons]
     size = max(1, min(40, len(items) // max(1, 4 * workers)))
     chunks = [(items[i : i + size], samples) for i in range(0, len(items), size)]
-    out: list[Scored] = []
+    return map_chunks(_chunk, chunks, workers, on_done)
+
+
+def map_chunks(
+    fn: Callable[[Any], list[T]],
+    chunks: list[Any],
+    workers: int = 1,
+    on_done: Callable[[int], None] | None = None,
+) -> list[T]:
+    """``fn`` over ``chunks`` (each a tuple whose first item is its list of work items), here
+    or on ``workers`` processes, results in chunk order; ``on_done`` is told how many results
+    each finished chunk gave."""
+    out: list[T] = []
     if workers <= 1:
         for c in chunks:
-            out += _chunk(c)
+            part = fn(c)
+            out += part
             if on_done:
-                on_done(len(c[0]))
+                on_done(len(part))
         return out
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for part in pool.map(_chunk, chunks):
+        for part in pool.map(fn, chunks):
             out += part
             if on_done:
                 on_done(len(part))

@@ -138,6 +138,17 @@ def _ends_mid_line(path: Path) -> bool:
         return False
 
 
+def open_for_appending(path: Path) -> IO[str]:
+    """``path`` (its folder made) opened to append lines: after a torn last line the first new
+    line starts on a line of its own, so the torn one stays alone and unread."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torn = _ends_mid_line(path)
+    fh = path.open("a", encoding="utf-8")
+    if torn:
+        fh.write("\n")
+    return fh
+
+
 def _append_line(path: Path, text: str) -> None:
     """Append ``text`` as a line and flush it to disk; after a torn last line it starts a line of
     its own (the torn one stays alone and unread, the new one whole)."""
