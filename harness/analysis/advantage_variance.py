@@ -26,7 +26,7 @@ from harness.engine import Game
 from .advantage import PlayoutRule, SeatPolicy, advantage_adjust
 from .ladder import EpsilonBot, label
 from .playout import play_out
-from .variance import SEED, Z_ALPHA, games_needed, map_chunks
+from .variance import SEED, games_needed, map_chunks, mean_ci, paired_by_deal
 
 BOOTSTRAP = 2000
 
@@ -92,12 +92,6 @@ def play_pairs(
     return map_chunks(_chunk, chunks, workers, on_done)
 
 
-def _ci(x: np.ndarray) -> dict[str, float]:
-    m = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
-    return {"mean": round(m, 4), "lo": round(m - Z_ALPHA * se, 4), "hi": round(m + Z_ALPHA * se, 4)}
-
-
 def _needed(sd: float, delta: float) -> int | None:
     n = games_needed(sd, delta)
     return None if n is None else math.ceil(n)
@@ -123,18 +117,13 @@ def summarize(scored: Sequence[AdvScored], epsilons: Sequence[float]) -> dict[st
     """Per agent the raw and adjusted means; per pair (the rule bot against each other agent)
     the SDs of the per-deal differences, the factor with its bootstrap interval and the deals
     needed to detect the difference (95 % confidence, 80 % power)."""
-    by: dict[float, dict[int, AdvScored]] = {e: {} for e in epsilons}
-    for s in scored:
-        by[s.epsilon][s.deal] = s
-    deals = sorted(set.intersection(*(set(v) for v in by.values())))
-    raw = {e: np.array([by[e][d].raw for d in deals]) for e in epsilons}
-    adj = {e: np.array([by[e][d].adjusted for d in deals]) for e in epsilons}
+    by, deals, raw, adj = paired_by_deal(scored, epsilons)
     agents = [
         {
             "agent": label(e),
             "epsilon": e,
-            "raw": _ci(raw[e]),
-            "adjusted": _ci(adj[e]),
+            "raw": mean_ci(raw[e]),
+            "adjusted": mean_ci(adj[e]),
             "departures_per_game": round(float(np.mean([by[e][d].departures for d in deals])), 2),
             "playouts_per_game": round(float(np.mean([by[e][d].playouts for d in deals])), 1),
         }
@@ -151,8 +140,8 @@ def summarize(scored: Sequence[AdvScored], epsilons: Sequence[float]) -> dict[st
             {
                 "pair": f"{label(ref)} vs {label(e)}",
                 "epsilon": e,
-                "raw_diff": _ci(d_raw),
-                "adjusted_diff": _ci(d_adj),
+                "raw_diff": mean_ci(d_raw),
+                "adjusted_diff": mean_ci(d_adj),
                 "sd_raw": round(sd_r, 4),
                 "sd_adjusted": round(sd_a, 4),
                 "factor": round(sd_r**2 / sd_a**2, 2) if sd_a > 0 else None,

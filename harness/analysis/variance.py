@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -129,26 +129,50 @@ def games_needed(sd: float, delta: float) -> float | None:
     return ((Z_ALPHA + Z_POWER) * sd / delta) ** 2
 
 
-def _mean_ci(x: np.ndarray) -> dict[str, float]:
+def mean_ci(x: np.ndarray) -> dict[str, float]:
+    """The mean of ``x`` with its normal 95 % interval, rounded for a bench's JSON."""
     m = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
     return {"mean": round(m, 4), "lo": round(m - Z_ALPHA * se, 4), "hi": round(m + Z_ALPHA * se, 4)}
 
 
-def summarize(scored: Sequence[Scored], epsilons: Sequence[float]) -> dict[str, Any]:
-    by: dict[float, dict[int, Scored]] = {e: {} for e in epsilons}
+class _ByDeal(Protocol):
+    @property
+    def epsilon(self) -> float: ...
+    @property
+    def deal(self) -> int: ...
+    @property
+    def raw(self) -> float: ...
+    @property
+    def adjusted(self) -> float: ...
+
+
+S = TypeVar("S", bound=_ByDeal)
+
+
+def paired_by_deal(
+    scored: Sequence[S], epsilons: Sequence[float]
+) -> tuple[dict[float, dict[int, S]], list[int], dict[float, np.ndarray], dict[float, np.ndarray]]:
+    """Scores by agent and deal, the deals every agent played, and per agent the raw and the
+    adjusted results on those deals (in deal order, so agents pair deal by deal)."""
+    by: dict[float, dict[int, S]] = {e: {} for e in epsilons}
     for s in scored:
         by[s.epsilon][s.deal] = s
     deals = sorted(set.intersection(*(set(v) for v in by.values())))
     raw = {e: np.array([by[e][d].raw for d in deals]) for e in epsilons}
     adj = {e: np.array([by[e][d].adjusted for d in deals]) for e in epsilons}
+    return by, deals, raw, adj
+
+
+def summarize(scored: Sequence[Scored], epsilons: Sequence[float]) -> dict[str, Any]:
+    by, deals, raw, adj = paired_by_deal(scored, epsilons)
     old = {e: np.array([by[e][d].before for d in deals]) for e in epsilons}
     agents = [
         {
             "agent": label(e),
             "epsilon": e,
-            "raw": _mean_ci(raw[e]),
-            "adjusted": _mean_ci(adj[e]),
+            "raw": mean_ci(raw[e]),
+            "adjusted": mean_ci(adj[e]),
             "sd_raw": round(float(raw[e].std(ddof=1)), 4),
             "sd_adjusted": round(float(adj[e].std(ddof=1)), 4),
         }
@@ -164,11 +188,11 @@ def summarize(scored: Sequence[Scored], epsilons: Sequence[float]) -> dict[str, 
         sd_b = float((old[a] - old[b]).std(ddof=1))
         delta = float(d_adj.mean())
         n_raw, n_adj = games_needed(sd_r, delta), games_needed(sd_a, delta)
-        ci = _mean_ci(d_adj)
+        ci = mean_ci(d_adj)
         pairs.append(
             {
                 "pair": f"{label(a)} vs {label(b)}",
-                "raw_diff": _mean_ci(d_raw),
+                "raw_diff": mean_ci(d_raw),
                 "adjusted_diff": ci,
                 "sd_raw": round(sd_r, 4),
                 "sd_adjusted": round(sd_a, 4),
