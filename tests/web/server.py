@@ -70,7 +70,9 @@ class LiveServer:
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 120  # generous: a loaded machine imports the model SDKs slowly
+        deadline = (
+            time.monotonic() + 120
+        )  # generous: a loaded machine imports the model SDKs slowly
         while not self.server.started:
             if not self.thread.is_alive():
                 raise RuntimeError("the test server stopped while starting (see its log above)")
@@ -97,7 +99,14 @@ class Client:
             origin = served_origin(url)
         extra: dict[str, Any] = {"origin": origin} if origin is not None else {}
         self.ws: ClientConnection = connect(
-            url, open_timeout=5, max_size=2**23, **extra, **connect_kw, **_LEGACY
+            url,
+            open_timeout=5,
+            max_size=2**23,
+            **extra,
+            # the client sends no keepalive pings of its own (it still answers the server's):
+            # a loaded machine's server may stall past a ping timeout the tests are not about
+            **{"ping_interval": None, **connect_kw},
+            **_LEGACY,
         )
         self.frames: list[dict[str, Any]] = []
         self._asks: deque[dict[str, Any]] = deque()
