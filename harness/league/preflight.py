@@ -23,7 +23,9 @@ A ``max_tokens`` too small for the longest answer the answer format allows in th
 (:mod:`harness.agents.answer_budget`), an invalid answer, a rate limit or a slow answer are
 warnings: the run can go on, and the report will count and flag what follows.  A sample is slow
 when its call took more than half the decision timer, or when its latency scaled to the longest
-request the seat may send passes the timer: the sample is the seat's first request (system prompt
+request the seat may send passes the timer, and a sample the server mostly read from its prefix
+cache (a re-run preflight) is said to be warm: its latency says nothing of a cold request.  The
+sample is the seat's first request (system prompt
 + game message + decision) and the longest is, by history policy, the context budget
 (``conversation``: the transcript is compacted only beyond it), the sample plus the narrated
 feed's budget (``log``) or the sample itself (``since_last``), all counted with the seat's own
@@ -79,6 +81,7 @@ __all__ = [
 ]
 
 LATENCY_WARN_FRACTION = 0.5  # warn when the sample call took more than this share of the timer
+WARM_SHARE = 0.5  # a sample mostly read from the server's prefix cache: its latency is warm
 PROBE_RETRIES = 1  # one retry after a transient error: a closed port fails fast
 PROBE_BACKOFF_S = 0.25
 CONNECT_TIMEOUT_S = 5.0
@@ -152,6 +155,17 @@ class ProbeResult:
         if self.record.attempts:
             return self.record.attempts[-1].latency_s
         return self.record.latency_s
+
+    @property
+    def warm_share(self) -> float | None:
+        """The share of the answering call's prompt tokens the server reported as read from its
+        prefix cache (``None`` when it reported none, or no call answered)."""
+        if not self.record.attempts:
+            return None
+        tokens = self.record.attempts[-1].tokens
+        if tokens.cached_input is None or tokens.input <= 0:
+            return None
+        return tokens.cached_input / tokens.input
 
 
 @dataclass
@@ -532,6 +546,15 @@ def _summary(result: ProbeResult) -> tuple[str, list[str]]:
             f"warning: {who}: the sample call took {latency:.1f} s, "
             f"{100 * latency / spec.decision_seconds:.0f} % of the decision timer "
             f"({_timer(spec)}); decisions may time out: raise decision_seconds"
+        )
+    elif (warm := result.warm_share) is not None and warm >= WARM_SHARE:
+        tokens = record.attempts[-1].tokens
+        warnings.append(
+            f"warning: {who}, locale {result.locale}: the server read {tokens.cached_input:,} of "
+            f"the sample's {tokens.input:,} prompt tokens from its prefix cache, so its "
+            f"{latency:.1f} s says little about a request the cache does not hold (a run's "
+            f"first, or any after the server restarts), which reads all {tokens.input:,}: "
+            f"check that the decision timer ({_timer(spec)}) covers that"
         )
     elif (size := result.size) is not None and latency * size.scale > spec.decision_seconds:
         longest = {

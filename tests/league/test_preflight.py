@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.agents.decision_record import Attempt, ModelDecisionRecord
+from harness.agents.decision_record import Attempt, ModelDecisionRecord, TokenCounts
 from harness.cli.main import main
 from harness.league.config import parse_config
 from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight, request_size
@@ -204,6 +204,21 @@ def probe(latency: float, fallback: str | None = None) -> ProbeResult:
         fallback=fallback,  # type: ignore[arg-type]
     )
     return ProbeResult("gpt-test", spec.model_copy(update={"decision_seconds": 60.0}), record)
+
+
+def test_a_sample_read_from_the_prefix_cache_is_said_to_be_warm() -> None:
+    """A re-run preflight's sample mostly read from the server's prefix cache answers fast; its
+    latency says nothing of a cold request, and the preflight says so (issue: a 53 s warm answer
+    for a request that took 626 s cold)."""
+    warm = probe(5.0)
+    warm.record.attempts[-1].tokens = TokenCounts(input=13_135, cached_input=13_134, output=9)
+    _, warnings = _summary(warm)
+    assert len(warnings) == 1 and "read 13,134 of the sample's 13,135 prompt tokens" in warnings[0]
+    assert "reads all 13,135" in warnings[0] and "decision timer (60 s)" in warnings[0]
+    for cached in (None, 0, 6_000):  # not reported, none, under half: no warning
+        cold = probe(5.0)
+        cold.record.attempts[-1].tokens = TokenCounts(input=13_135, cached_input=cached, output=9)
+        assert _summary(cold)[1] == []
 
 
 def test_slow_sample_warns_about_the_timer() -> None:
