@@ -44,14 +44,21 @@ def register(lsub: Any) -> None:
     p.add_argument(
         "--luck",
         action="store_true",
-        help="add luck-adjusted and advantage-adjusted scores per player × role (replays each "
-        "game; stored in RUN/analysis/luck.jsonl and advantage.jsonl)",
+        help="add luck-adjusted scores per player × role (replays each game; stored in "
+        "RUN/analysis/luck.jsonl), and the advantage-adjusted scores already stored",
+    )
+    p.add_argument(
+        "--advantage",
+        action="store_true",
+        help="with --luck (implied): also compute the advantage-adjusted scores that are not "
+        "stored yet (rule-bot play-outs from every decision that departs from the rule bot: "
+        "seconds to minutes per game, stored in RUN/analysis/advantage.jsonl)",
     )
     p.add_argument(
         "--workers",
         type=positive_int,
         default=1,
-        help="with --luck: local processes for the advantage play-outs (default 1)",
+        help="with --advantage: local processes for the play-outs (default 1)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar or lines")
     p.set_defaults(func=run_report)
@@ -73,7 +80,8 @@ def run_report(args: argparse.Namespace) -> int:
                 args.run,
                 bootstrap=DEFAULT_BOOTSTRAP if args.bootstrap is None else args.bootstrap,
                 seed=DEFAULT_SEED if args.seed is None else args.seed,
-                luck=args.luck,
+                luck=args.luck or args.advantage,
+                advantage=args.advantage,
                 luck_progress=_luck_progress(stack, enabled=not args.no_progress),
                 advantage_progress=_luck_progress(
                     stack, enabled=not args.no_progress, label="advantage-adjusted scores"

@@ -39,13 +39,18 @@ def luck_table(
     progress: Progress | None = None,
     advantage_progress: Progress | None = None,
     workers: int = 1,
+    compute_advantage: bool = True,
 ) -> pd.DataFrame:
     """The table for the seats of the games with a result (``stats.load_run(...).seats``).
     ``compute=False`` reads only stored scores and raises ``LookupError`` when a game has no
-    luck-adjusted score."""
+    luck-adjusted score; ``compute_advantage=False`` reads only stored advantage-adjusted scores
+    (their play-outs are the slow part)."""
     if seats.empty:
         return pd.DataFrame(columns=COLUMNS)
-    df = with_luck(run_dir, seats, compute, progress, advantage_progress, workers, advantage=True)
+    df = with_luck(
+        run_dir, seats, compute, progress, advantage_progress, workers, advantage=True,
+        compute_advantage=compute_advantage,
+    )  # fmt: skip
     return scored_table(df)
 
 
@@ -57,19 +62,26 @@ def with_luck(
     advantage_progress: Progress | None = None,
     workers: int = 1,
     advantage: bool = False,
+    compute_advantage: bool = True,
 ) -> pd.DataFrame:
     """The seats of ``run_dir`` (``game_id``, ``seats``, ``mode``, ``seat``, ``player``,
     ``role``, ``won``, ``deal_key``) with their luck-adjusted score in ``adjusted`` and their
     advantage-adjusted score in ``advantage`` (computed and stored when missing, the advantage on
     ``workers`` processes, unless ``compute=False``: then ``LookupError`` for a missing
     luck-adjusted score, NaN for a missing advantage; ``progress`` and ``advantage_progress`` are
-    told how far the computing got).  Without ``advantage`` no advantage-adjusted scores (NaN)."""
+    told how far the computing got; ``compute_advantage=False``: only stored advantage-adjusted
+    scores).  Without ``advantage`` no advantage-adjusted scores (NaN)."""
     lines = run_luck(run_dir, compute=compute, progress=progress)
     missing = set(seats["game_id"]) - set(lines)
     if missing and not compute:
         raise LookupError(f"{len(missing)} games have no stored luck-adjusted scores")
     adv = (
-        run_advantage(run_dir, workers=workers, compute=compute, progress=advantage_progress)
+        run_advantage(
+            run_dir,
+            workers=workers,
+            compute=compute and compute_advantage,
+            progress=advantage_progress,
+        )
         if advantage
         else {}
     )

@@ -196,11 +196,13 @@ def build_report(
     luck_progress: Callable[[int, int], None] | None = None,
     advantage_progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    advantage: bool = False,
 ) -> Report:
     """Compute every table of the report of ``run_dir`` from its ``games.jsonl``; with ``luck``
-    also the luck-adjusted table with the advantage-adjusted scores (each game replayed once per
-    estimator, stored in ``<run>/analysis/``, the advantage computed on ``workers`` processes;
-    ``luck_progress(done, total)`` and ``advantage_progress`` are told how far that got).
+    also the luck-adjusted table (each game replayed, stored in ``<run>/analysis/``) with the
+    advantage-adjusted scores already stored; with ``advantage`` too those missing are computed
+    (rule-bot play-outs from every departure, the slow part, on ``workers`` processes).
+    ``luck_progress(done, total)`` and ``advantage_progress`` are told how far that got.
 
     Raises :class:`~harness.records.store.RecordError` when the folder is not a readable run.
     """
@@ -249,6 +251,7 @@ def build_report(
                 progress=luck_progress,
                 advantage_progress=advantage_progress,
                 workers=workers,
+                compute_advantage=advantage,
             ),
             flags,
         )  # fmt: skip

@@ -129,7 +129,9 @@ def test_bad_rule_in_the_environment_is_one_clear_error(monkeypatch: pytest.Monk
 def test_report_shows_advantage_adjusted_scores(
     run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    t = build_report(run, luck=True).luck
+    t = build_report(run, luck=True).luck  # --luck alone computes no play-outs
+    assert t["advantage"].isna().all() and not (run / "analysis" / "advantage.jsonl").exists()
+    t = build_report(run, luck=True, advantage=True).luck
     assert {"advantage", "adv_lo", "adv_hi"} <= set(t.columns)
     assert t["advantage"].notna().all()
     stored = {
@@ -142,6 +144,17 @@ def test_report_shows_advantage_adjusted_scores(
     capsys.readouterr()
     assert main(["league", "report", str(run), "--luck", "--no-save", "--no-progress"]) == 0
     assert "advantage-adjusted" in capsys.readouterr().out
+
+
+def test_league_report_computes_advantages_only_when_asked(run: Path) -> None:
+    """``--luck`` reads the stored advantage-adjusted scores and plays no play-outs (they take
+    minutes per game); ``--advantage`` computes and stores the missing ones."""
+    stored = run / "analysis" / "advantage.jsonl"
+    assert main(["league", "report", str(run), "--luck", "--no-save", "--no-progress"]) == 0
+    assert not stored.exists()
+    argv = ["league", "report", str(run), "--advantage", "--no-save", "--no-progress"]
+    assert main(argv) == 0
+    assert len(run_advantage(run, compute=False)) == 4
 
 
 def test_html_report_has_the_advantage_column_once_stored(run: Path, tmp_path: Path) -> None:
