@@ -18,6 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from harness.records import RunStore
 from harness.web import Registry, WebConfig, create_app
+from harness.web.limits import RATE_LIMITED
 from harness.web.server import table_server
 
 # websockets >= 14 wants ``legacy=True`` for a connection kept outside a ``with`` block
@@ -165,6 +166,7 @@ def drive(
     """Answer every decision the people among ``clients`` are asked until each client has seen
     the game end.  ``hook(client, frame)`` sees every frame first."""
     done: set[int] = set()
+    last: dict[int, dict[str, Any]] = {}  # each client's latest answer
     deadline = time.monotonic() + timeout
     while len(done) < len(clients):
         if time.monotonic() > deadline:
@@ -181,7 +183,13 @@ def drive(
             if f["type"] == "over":
                 done.add(i)
             elif f["type"] == "view" and f["ask"]:
-                c.send(type="act", decision=f["decision"], option=choose(f))
+                last[i] = {"type": "act", "decision": f["decision"], "option": choose(f)}
+                c.send(**last[i])
+            elif f["type"] == "error" and f.get("code") == RATE_LIMITED and i in last:
+                # a client answering at machine speed outruns the message budget (a person
+                # does not): the dropped answer is sent again once the budget has refilled
+                time.sleep(0.25)
+                c.send(**last[i])
 
 
 def start_room(url: str, *, seats: int = 4, people: int = 1, **settings: Any) -> list[Client]:
