@@ -45,9 +45,10 @@ from typing import Literal
 import numpy as np
 
 from harness.agents.rulebot import RuleBot, Suspicion
-from harness.engine import Action, EngineError, Game, build_view, parse_action
+from harness.engine import Action, Game, build_view, parse_action
 from harness.engine.chance import clone, resample_future
 
+from .luck import recorded_action
 from .playout import cycle_collector_paused, fed_suspicions, new_bots, play_out
 from .value import result_values
 
@@ -216,15 +217,7 @@ def advantage_adjust(
     departures: list[Departure] = []
     decided = 0
     for i, text in enumerate(actions):
-        d = game.pending
-        if d is None:
-            raise ValueError(f"decision {i + 1}: the game is already over")
-        try:
-            action = parse_action(text)
-        except EngineError as e:
-            raise ValueError(f"decision {i + 1}: {e}") from None
-        if action not in d.options:
-            raise ValueError(f"decision {i + 1}: {text!r} is not an option")
+        d, action = recorded_action(game, i, text)
         if len(d.options) == 1:
             game.apply(action)
             continue

@@ -29,6 +29,7 @@ import numpy as np
 from harness.agents.rulebot import RuleBot
 from harness.engine import Action, EngineError, Game, build_view, parse_action
 from harness.engine.chance import clone, resample_future
+from harness.engine.state import Decision
 
 from .value import ValueModel, result_values
 
@@ -52,6 +53,21 @@ class LuckResult:
     @property
     def correction(self) -> np.ndarray:
         return self.raw - self.adjusted
+
+
+def recorded_action(game: Game, i: int, text: str) -> tuple[Decision, Action]:
+    """The pending decision of ``game`` and the recorded ``i``-th choice ``text`` parsed;
+    ``ValueError`` naming the decision when the game is over or the choice is not an option."""
+    d = game.pending
+    if d is None:
+        raise ValueError(f"decision {i + 1}: the game is already over")
+    try:
+        action = parse_action(text)
+    except EngineError as e:
+        raise ValueError(f"decision {i + 1}: {e}") from None
+    if action not in d.options:
+        raise ValueError(f"decision {i + 1}: {text!r} is not an option")
+    return d, action
 
 
 def _sample(before: Game, action: Action, rng: random.Random, model: ValueModel) -> np.ndarray:
@@ -126,15 +142,7 @@ def luck_adjust(
     unmatched: list[int] = []
     seen = [0] * n
     for i, text in enumerate(actions):
-        d = game.pending
-        if d is None:
-            raise ValueError(f"decision {i + 1}: the game is already over")
-        try:
-            action = parse_action(text)
-        except EngineError as e:
-            raise ValueError(f"decision {i + 1}: {e}") from None
-        if action not in d.options:
-            raise ValueError(f"decision {i + 1}: {text!r} is not an option")
+        d, action = recorded_action(game, i, text)
         among: Sequence[Action] = d.options
         bot = bots.get(d.seat) if len(d.options) > 1 else None
         pilot = bot is None and i in piloted and len(d.options) > 1
