@@ -3,9 +3,9 @@
 One design — a rule bot against a random seat at one table size, paired (at four seats, the case
 the plan once planned at 41 % power) — is played as a large **pool** and as several **pilots**,
 each with its own base seed, so no deal of a pilot is in the pool.  Each pilot plans the league
-(:mod:`harness.league.plan`, raw results: the luck adjustment is not computed) to detect
+(:mod:`harness.runs.plan`, raw results: the luck adjustment is not computed) to detect
 ``--detect`` at 80 % power with a two-sided 5 % test; the power of each role's planned games is
-then measured on the pool by drawing leagues of whole deals (:mod:`harness.league.plan_power`).
+then measured on the pool by drawing leagues of whole deals (:mod:`harness.runs.plan_power`).
 The pool planning for itself is shown too (no pilot noise).  A pilot's spread is an estimate, so a
 single pilot's plan delivers more or less than 80 %; over the pilots the delivered power should
 average about 80 %.  Ends with a JSON line.
@@ -46,7 +46,7 @@ def _config(name: str, seats: int, games: int, seed: int) -> Any:
 
 
 def _rows(run: Path) -> pd.DataFrame:
-    from harness.league.stats import base_rates, load_run
+    from harness.runs import base_rates, load_run
 
     data = load_run(run)
     df = data.seats.merge(data.games[["game_id", "seed", "rotation"]], on="game_id")
@@ -55,7 +55,7 @@ def _rows(run: Path) -> pd.DataFrame:
 
 
 def _values(df: pd.DataFrame, role: str) -> pd.DataFrame:
-    from harness.league.luck_report import ROLE_ADJUSTED
+    from harness.runs import ROLE_ADJUSTED
 
     if role == ROLE_ADJUSTED:
         return df.assign(value=df["won"].astype(float) - df["base_rate"])
@@ -67,9 +67,8 @@ def _delivered(
     run: Path, pool: pd.DataFrame, planned: Any, detect: float, draws: int, seed: int
 ) -> dict[str, tuple[int, float]]:
     """Per role: the games per table planned from ``run`` and their power on ``pool``."""
-    from harness.league.plan import make_plan, pilot_source
-    from harness.league.plan_power import bootstrap_power
     from harness.league.schedule import build_schedule
+    from harness.runs import bootstrap_power, make_plan, pilot_source
 
     plan = make_plan(planned, detect, ALPHA, PROMISED, pilot_source(run, luck=False),
                      default_calls=0.0)  # fmt: skip

@@ -1,5 +1,5 @@
 """``bangarena leaderboard RUN... [--out DIR]`` — one table across runs: the comparable runs
-pooled (:mod:`harness.league.pool`; the others left out with the reason) into raw and
+pooled (:mod:`harness.runs.pool`; the others left out with the reason) into raw and
 luck-adjusted scores and ratings per player × role (:mod:`harness.report.leaderboard`), printed
 and written to ``DIR/leaderboard.csv`` and ``DIR/leaderboard.html``.  Bad input: one line,
 exit 2."""
@@ -37,17 +37,16 @@ def register(sub: Any) -> None:
 
 def _ci(v: float, lo: float, hi: float, points: bool = False) -> str:
     """A win rate in %, a role-adjusted score (``points``) in pp, clipped to what is possible
-    (:mod:`harness.league.units`)."""
-    from harness.league.units import score_text
+    (:mod:`harness.runs.units`)."""
+    from harness.runs import score_text
 
     return score_text(v, lo, hi, points)
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.league.luck_report import ROLE_ADJUSTED
-    from harness.league.pool import pool_runs
     from harness.records.store import RecordError
     from harness.report.leaderboard import leaderboard_table, save
+    from harness.runs import ROLE_ADJUSTED, pool_runs
 
     out = Path(args.out)
     if out.exists() and not out.is_dir():

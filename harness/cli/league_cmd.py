@@ -149,9 +149,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(f"results: {run_dir}  (report: bangarena league report {run_dir})")
-    from harness.league.flags import check_run
+    from harness.runs import check_run
 
-    flags = check_run(run_dir)  # broken measurements: exit code 3 (harness.league.flags)
+    flags = check_run(run_dir)  # broken measurements: exit code 3 (harness.runs.flags)
     for flag in flags.flags:
         print(f"flagged: {flag.message}", file=sys.stderr)
     return flags.exit_code

@@ -2,7 +2,7 @@
 
 :func:`register` is called by :mod:`harness.cli.league_cmd` with the ``league`` sub-parser group.
 A missing or malformed run folder ends with one line and exit code 2 (``CliError``); a run whose
-measurements are flagged (:mod:`harness.league.flags`: a model player's fallback rate, void games,
+measurements are flagged (:mod:`harness.runs.flags`: a model player's fallback rate, void games,
 unfinished paired deals) is reported with the flags shown and exit code 3.
 """
 
@@ -67,9 +67,14 @@ def register(lsub: Any) -> None:
 def run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED
-    from harness.league.report import build_report, print_report, save_report
     from harness.records.store import RecordError
+    from harness.runs import (
+        DEFAULT_BOOTSTRAP,
+        DEFAULT_SEED,
+        build_report,
+        print_report,
+        save_report,
+    )
 
     stopped = _stopped_run(args.run)
     if stopped is not None:
@@ -103,7 +108,7 @@ def run_report(args: argparse.Namespace) -> int:
     print_report(report, console)
     if out is not None:
         console.print(f"saved: {out}/summary.csv, one CSV per table, {out}/report.md")
-    return report.exit_code  # 3 when the run is flagged (harness.league.flags)
+    return report.exit_code  # 3 when the run is flagged (harness.runs.flags)
 
 
 def _stopped_run(run: str) -> int | None:
@@ -114,7 +119,7 @@ def _stopped_run(run: str) -> int | None:
     from rich.console import Console
 
     from harness.league.stopped import only_stopped, read_stopped
-    from harness.league.stopped_report import print_stopped_report
+    from harness.runs import print_stopped_report
 
     root = Path(run)
     stopped = read_stopped(root)

@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         f"finished {p.done}/{count(p.total, 'game')} in {time.monotonic() - t0:.1f} s · "
         f"fallbacks {p.fallbacks} · results: {run_dir}"
     )
-    from harness.league.flags import check_run
+    from harness.runs import check_run
 
     flags = check_run(run_dir)  # as after a league run: broken measurements exit with 3
     for flag in flags.flags:

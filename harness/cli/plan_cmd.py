@@ -1,7 +1,7 @@
 """``bangarena plan CONFIG [--detect 0.05] [--from RUN] [--power 0.8] [--alpha 0.05] [--json]`` —
 the games per player and role, and in total for the config's schedule, needed to detect a
 difference of ``--detect`` (raw and luck-adjusted), with the model calls, tokens and dollars of
-those games (:mod:`harness.league.plan`).  Bad input: one line, exit 2."""
+those games (:mod:`harness.runs.plan`).  Bad input: one line, exit 2."""
 
 from __future__ import annotations
 
@@ -65,9 +65,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from harness.league.config import ConfigError, load_config
-    from harness.league.plan import PlanError, bench_source, make_plan, pilot_source
-    from harness.league.plan_usage import prompt_usage
     from harness.records.store import RecordError
+    from harness.runs import PlanError, bench_source, make_plan, pilot_source, prompt_usage
     from harness.views.tokens import TokenizerError
 
     try:

@@ -84,11 +84,11 @@ from harness.integrations.inspect_counts import counts_from_json, counts_json, m
 from harness.integrations.inspect_league import LeagueHost
 from harness.integrations.inspect_provider import InspectProvider
 from harness.integrations.inspect_seat import SolverSeat, choose, first_messages, seat_of_sample
-from harness.league.flags import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
 from harness.league.game_play import decision_line, end_records, seat_outcome
 from harness.league.model_calls import ModelCounts
 from harness.records import DecisionLine, GameStart, RunStore
 from harness.records.models import SeatPlayer
+from harness.runs.flags import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
 from harness.views.names import default_names
 
 ANSWER_MODES: tuple[str, ...] = get_args(AnswerMode)

@@ -33,7 +33,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def wilson_share(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
     """The Wilson interval of a share ``p`` observed on an *effective* sample size ``n`` (a real
     number: ``seat-games / design effect`` when the observations are clustered, see
-    :func:`harness.league.stats.clustered_wilson`).  ``p`` of 0 or 1 keeps its end closed."""
+    :func:`harness.runs.stats.clustered_wilson`).  ``p`` of 0 or 1 keeps its end closed."""
     if not 0.0 <= p <= 1.0 or n <= 0:
         raise ValueError(f"need 0 <= p <= 1 and n > 0, got p={p}, n={n}")
     z2 = z * z
@@ -55,7 +55,7 @@ def clustered_wilson(
     """The 95 % Wilson interval of the share of 1s in ``values`` when they come in ``clusters``
     (the games of one deal, docs/statistics.md).  The sample size is divided by the design effect
     ``deff = G/(G−1) · Σ_g (Σ_{i∈g} (x_i − p))² / (n·p(1−p))``, the clustered variance of the
-    share (as :func:`harness.league.stats._clustered_mean` estimates it, ``G`` clusters) over the
+    share (as :func:`harness.runs.stats._clustered_mean` estimates it, ``G`` clusters) over the
     binomial one, and the Wilson interval is taken on that effective size with the quantile of
     Student's t with ``G − 1`` degrees of freedom (:func:`t_quantile`) in place of 1.96: the
     variance is estimated from ``G`` clusters only.  ``deff`` below 1 is kept: a paired league

@@ -1,5 +1,5 @@
 """The league statistics the HTML report charts, computed by the league's own code
-(:mod:`harness.league.stats`, :mod:`harness.league.ratings`) so the page shows the same numbers
+(:mod:`harness.runs.stats`, :mod:`harness.runs.ratings`) so the page shows the same numbers
 as ``bangarena league report``.
 
 :func:`league_figures` returns plain, picklable values (it runs in a worker process while the
@@ -7,7 +7,7 @@ game files are written): per player the openskill rating with its bootstrap 95 %
 role-adjusted score with its 95 % interval; the win rate of every player by table size × mode;
 and the base win rate of every role by table size × mode, each with its 95 % Wilson interval
 (every interval clustered by deal, ``None`` with one deal: docs/statistics.md);
-and a model's win rate by role per language (:mod:`harness.league.locales`) as table rows.
+and a model's win rate by role per language (:mod:`harness.runs.locales`) as table rows.
 """
 
 from __future__ import annotations
@@ -45,10 +45,17 @@ def _rate_cell(
 
 
 def league_figures(run_dir: str | Path) -> dict[str, Any]:
-    from harness.league.flags import run_config
-    from harness.league.locales import locale_table, locale_win_rates, player_locales
-    from harness.league.ratings import compute_ratings
-    from harness.league.stats import base_rates, load_run, role_adjusted, win_rates
+    from harness.runs import (
+        base_rates,
+        compute_ratings,
+        load_run,
+        locale_table,
+        locale_win_rates,
+        player_locales,
+        role_adjusted,
+        run_config,
+        win_rates,
+    )
 
     data = load_run(run_dir)
     seats = data.seats
@@ -108,9 +115,9 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
 
 
 def _talk(run_dir: str | Path) -> dict[str, Any]:
-    """Table talk (:mod:`harness.league.signal_report`): ``talk`` (on, off or people) and the
+    """Table talk (:mod:`harness.runs.signal_report`): ``talk`` (on, off or people) and the
     rows of its two tables."""
-    from harness.league.signal_report import claim_effect_table, signal_table, talk_setting
+    from harness.runs import claim_effect_table, signal_table, talk_setting
 
     talk = talk_setting(run_dir)
 
@@ -127,7 +134,7 @@ def _talk(run_dir: str | Path) -> dict[str, Any]:
 
 def _move_rows(run_dir: str | Path) -> list[dict[str, Any]]:
     """The move-analysis table when ``bangarena analyze`` stored analyses; otherwise none."""
-    from harness.league.move_report import move_table
+    from harness.runs import move_table
 
     return [
         {k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
@@ -145,7 +152,7 @@ def _probes(run_dir: str | Path) -> dict[str, Any] | None:
 def _luck_rows(run_dir: str | Path, seats: Any) -> list[dict[str, Any]]:
     """The luck-adjusted table when ``league report --luck`` stored every game's scores (the
     HTML report reads them, never computes them); otherwise none."""
-    from harness.league.luck_report import ROLE_ADJUSTED, luck_table
+    from harness.runs import ROLE_ADJUSTED, luck_table
 
     try:
         table = luck_table(str(run_dir), seats, compute=False)

@@ -7,7 +7,7 @@
   whiskers.
 
 Every value and bound is drawn inside what is possible (0–100 % for a rate, ±100 pp for a
-role-adjusted score: :mod:`harness.league.units`); the charts are
+role-adjusted score: :mod:`harness.runs.units`); the charts are
 :func:`harness.report.charts.interval_chart` rows, legible on a phone.  The report builds the
 front from its summary and league figures (:func:`harness.report.html.charts`), the leaderboard
 from its pooled table (:func:`leaderboard_front`); the numbers are those pages' own.
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.league.units import POINTS, RATE, score_text, value_text
+from harness.runs import POINTS, RATE, score_text, value_text
 
 from .charts import PALETTE, Interval, interval_chart
 from .labels import count, fill, labels

@@ -40,9 +40,9 @@ from typing import Any
 
 from harness.engine.roles import MODES, ROLES
 from harness.league.config import SEATED_KINDS
-from harness.league.units import score_text
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
+from harness.runs import score_text
 from harness.views.glossary import LOCALES, SIDES
 from harness.views.names import glossary, mode_name, role_name, side_name, text_direction
 

@@ -1,11 +1,11 @@
-"""The leaderboard of pooled runs (:mod:`harness.league.pool`): one table per player × role of
+"""The leaderboard of pooled runs (:mod:`harness.runs.pool`): one table per player × role of
 raw and luck-adjusted scores with 95 % intervals, and per player its role-adjusted scores and
 its rating over every pooled game — as a DataFrame, ``leaderboard.csv`` and a self-contained
 ``leaderboard.html`` (``prompts/report/leaderboard.html.j2``, the report's stylesheet inline),
 which opens with the same front as the HTML report (:mod:`harness.report.front`: players by
 role-adjusted score, a panel per role).  Players are in order of their raw role-adjusted score,
 best first (:func:`player_rank`); the page and the terminal show win rates in % and role-adjusted
-scores in pp, clipped to what is possible (:mod:`harness.league.units`); the CSV keeps the
+scores in pp, clipped to what is possible (:mod:`harness.runs.units`); the CSV keeps the
 numbers as computed.
 
 Rows per player: one per role (``raw`` = win rate with its Wilson interval, ``adjusted`` = mean
@@ -13,7 +13,7 @@ luck-adjusted score), then ``all (role-adjusted)`` (result minus the role's base
 table size and mode over the pooled seats, raw and luck-adjusted), which also carries the
 player's openskill rating (``mu`` and ordinal ``mu − 3σ``, rated over the pooled games in run
 order, 95 % intervals from a bootstrap of whole deals:
-:func:`harness.league.ratings.compute_ratings`).  Every interval is clustered by deal (the pooled
+:func:`harness.runs.ratings.compute_ratings`).  Every interval is clustered by deal (the pooled
 seats' ``deal_key``: one seed at one table size and mode, whichever run played it); with one deal
 there is none (NaN in the CSV, "[–]" on the page).
 """
@@ -28,12 +28,18 @@ from typing import Any
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from harness.league.luck_report import ROLE_ADJUSTED, scored_table
-from harness.league.pool import Pool
-from harness.league.ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
-from harness.league.stats import ROLE_ORDER
-from harness.league.units import bounds_text, value_text
 from harness.paths import PROMPTS_DIR
+from harness.runs import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_SEED,
+    ROLE_ADJUSTED,
+    ROLE_ORDER,
+    Pool,
+    bounds_text,
+    compute_ratings,
+    scored_table,
+    value_text,
+)
 
 from .front import leaderboard_front
 from .labels import labels

@@ -11,7 +11,7 @@
   with more than one option — and per call, call latency median / p95 and the history policy
   (:mod:`harness.league.model_calls`);
 * per table (seats × mode): games and wins of each side;
-* the run's flags (:mod:`harness.league.flags`): a flagged player's win rates are not valid.
+* the run's flags (:mod:`harness.runs.flags`): a flagged player's win rates are not valid.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from harness.league.config import SEATED_KINDS
-from harness.league.flags import RunFlags, game_void, run_config, run_flags
 from harness.league.model_calls import (
     DEFAULT_HISTORY,
     ModelCounts,
@@ -33,6 +32,7 @@ from harness.league.model_calls import (
 from harness.league.stats_basic import clustered_wilson, wilson
 from harness.records import GameRecord, RunStore
 from harness.records.deals import deal_of
+from harness.runs import RunFlags, game_void, run_config, run_flags
 
 __all__ = [
     "ROLE_ORDER",

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.league.flags import EXIT_FLAGGED
 from harness.records import RunStore
+from harness.runs.flags import EXIT_FLAGGED
 
 from .servers import reference_server
 

@@ -22,9 +22,8 @@ from harness.analysis.run_moves import (
     stored_moves,
 )
 from harness.cli.main import main
-from harness.league.move_report import move_table
-from harness.league.report import build_report, markdown, print_report, save_report
 from harness.records import RunStore
+from harness.runs import build_report, markdown, move_table, print_report, save_report
 from tests.bot_league import play_league
 
 # a Python agent that answers an option that does not exist at every other decision, two rule

@@ -192,8 +192,8 @@ def test_inspect_lists_blunders_and_mistakes_with_option_values(
 
 
 def test_report_shows_the_move_table_only_when_analysed(run: Path, tmp_path: Path) -> None:
-    from harness.league.report import build_report, markdown, save_report
     from harness.report.figures import league_figures
+    from harness.runs import build_report, markdown, save_report
 
     r = _copy(run, tmp_path)
     plain = build_report(r)

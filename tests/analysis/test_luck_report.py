@@ -11,10 +11,9 @@ import pytest
 
 from harness.analysis.run_luck import LUCK_DIR, LUCK_FILE, run_luck
 from harness.cli.main import main
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.report import build_report, markdown, save_report
 from harness.records import RunStore
 from harness.report.figures import league_figures
+from harness.runs import ROLE_ADJUSTED, build_report, markdown, save_report
 from tests.bot_league import play_league
 
 BOTS = """\

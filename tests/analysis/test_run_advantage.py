@@ -21,10 +21,9 @@ from harness.analysis.run_advantage import (
     run_advantage,
 )
 from harness.cli.main import main
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.report import build_report
 from harness.records import RunStore
 from harness.records.store import RecordError
+from harness.runs import ROLE_ADJUSTED, build_report
 from tests.bot_league import play_league
 
 LEAGUE = """\

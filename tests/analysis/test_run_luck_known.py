@@ -23,9 +23,8 @@ from harness.analysis.run_luck import LUCK_DIR, LUCK_FILE, LuckLine, run_luck
 from harness.analysis.value import ConstantValue, NoiseValue, ValueModel
 from harness.cli.main import main
 from harness.engine import Game, parse_action
-from harness.league.luck_report import ROLE_ADJUSTED, scored_table
-from harness.league.stats import load_run
 from harness.records import RunStore
+from harness.runs import ROLE_ADJUSTED, load_run, scored_table
 from tests.bot_league import play_league
 
 BOTS = """\

@@ -13,8 +13,8 @@ import yaml
 
 from harness.cli.main import main
 from harness.league.config import Locale, load_config
-from harness.league.report import build_report
 from harness.paths import CONFIGS_DIR
+from harness.runs import build_report
 from harness.views.glossary import LOCALES, glossary
 from harness.views.prompts import system_prompt_text
 from tests.fakes.openai_server import FakeOpenAIServer

@@ -21,9 +21,9 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
 from harness.engine import Game  # noqa: E402
 from harness.integrations.inspect_task import bangarena  # noqa: E402
-from harness.league.flags import check_run  # noqa: E402
 from harness.league.model_calls import count_model_calls  # noqa: E402
-from harness.league.stats import load_run, rates  # noqa: E402
+from harness.runs.flags import check_run  # noqa: E402
+from harness.runs.stats import load_run, rates  # noqa: E402
 
 _LISTED = re.compile(r"^\d+\. `([^`]+)`", re.MULTILINE)
 _USAGE = ModelUsage(input_tokens=100, output_tokens=10, total_tokens=110)

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.league.stats import clustered_wilson, win_rates
 from harness.league.stats_basic import t_quantile, wilson, wilson_share
+from harness.runs.stats import clustered_wilson, win_rates
 
 
 def test_one_seat_per_deal_is_about_the_plain_wilson_interval() -> None:

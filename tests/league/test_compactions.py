@@ -12,9 +12,9 @@ import pandas as pd
 from rich.console import Console
 
 from harness.engine.roles import TEAM_OF
-from harness.league.report import build_report, markdown, print_report, save_report
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore, SeatOutcome
 from harness.records.models import SeatPlayer
+from harness.runs import build_report, markdown, print_report, save_report
 from harness.views.history import DEFAULT_RESERVE_TOKENS
 from harness.views.prompt_stats import CONTEXT_DECISIONS
 

@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from harness.league.console_tables import fitted_tables
-from harness.league.report import _SPECS, build_report, print_report
+from harness.runs import build_report, print_report
+from harness.runs.console_tables import fitted_tables
+from harness.runs.league_report_columns import TABLE_SPECS
 
 from ..bot_league import play_league
 
@@ -79,7 +80,7 @@ def test_the_spend_table_of_the_league_report_at_80_columns(tmp_path: Path) -> N
     assert max(len(line) for line in text.splitlines()) <= 80
     spend = text[text.index("Spend") : text.index("Base win rate")]
     words = _words(spend)
-    _title, spec = _SPECS["spend"]
+    _title, spec = TABLE_SPECS["spend"]
     for header, *_ in spec:
         assert set(header.split()) <= words, header
     for value in ("123,456", "98,765,432", "$1,234.5678", "4,321 (120 of 123,450)"):

@@ -29,9 +29,9 @@ from harness.agents.table import play_game
 from harness.engine import Game
 from harness.league.game_play import non_model_agent
 from harness.league.schedule import GameSpec
-from harness.league.stats import clustered_wilson, role_adjusted
 from harness.league.stats_basic import t_quantile
 from harness.records.deals import deal_key
+from harness.runs.stats import clustered_wilson, role_adjusted
 
 SEATS, MODE = 4, "classic"
 PLAYERS = ("rulebot", "random")

@@ -18,7 +18,6 @@ import pytest
 from harness.cli.main import main
 from harness.league import runner as runner_module
 from harness.league.config import LeagueConfig, load_config, parse_config
-from harness.league.report import build_report
 from harness.league.schedule import (
     NAME_POOL,
     GameSpec,
@@ -27,9 +26,9 @@ from harness.league.schedule import (
     deals_and_seatings,
     distinct_rotations,
 )
-from harness.league.stats import load_run
 from harness.records import GameRecord, RunStore
 from harness.records.copies import distinct_games
+from harness.runs import build_report, load_run
 
 ROOT = Path(__file__).resolve().parents[2]
 PAIR = """\

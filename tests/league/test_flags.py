@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.flags import EXIT_FLAGGED, _messages, check_run
-from harness.league.report import build_report, markdown, save_report
 from harness.records import RunStore
+from harness.runs import build_report, markdown, save_report
+from harness.runs.flags import EXIT_FLAGGED, _messages, check_run
 from tests.bot_league import play_league
 from tests.fakes import Answer, FakeOpenAIServer, Malformed
 from tests.fakes.backends import KEY_ENV, SECRET_KEY

@@ -14,11 +14,9 @@ import pandas as pd
 import pytest
 
 from harness.cli.main import main
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.pool import pool_runs
-from harness.league.ratings import compute_ratings
-from harness.league.stats import clustered_wilson, load_run
 from harness.report.leaderboard import leaderboard_table
+from harness.runs import ROLE_ADJUSTED, compute_ratings, pool_runs
+from harness.runs.stats import clustered_wilson, load_run
 
 BASE = """\
 name: {name}

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from harness.cli.main import main
-from harness.league.luck_report import ROLE_ADJUSTED
+from harness.runs import ROLE_ADJUSTED
 from tests.browser import ARTIFACTS, launch, open_watched, require_chromium
 from tests.web.test_browser_table import PAGE_TEXT, emoji_in
 

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 from harness.cli.main import main
-from harness.league import plan as plan_module
 from harness.league.config import parse_config
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.plan import (
+from harness.league.schedule import build_schedule
+from harness.records.models import GameRecord
+from harness.runs import ROLE_ADJUSTED
+from harness.runs import plan as plan_module
+from harness.runs.plan import (
     PlanError,
     ScheduleCounts,
     Source,
@@ -27,8 +29,6 @@ from harness.league.plan import (
     pilot_source,
     seat_games_needed,
 )
-from harness.league.schedule import build_schedule
-from harness.records.models import GameRecord
 from tests.bot_league import play_league
 
 TWO_BOTS = {
@@ -122,7 +122,7 @@ def test_plan_from_a_pilot_reads_its_spread(pilot: Path) -> None:
     """Two players at four seats, paired: each sits every seat of a deal once over its two
     seatings, so a role's spread is ``√(m · s_d² / 2)`` — ``m`` seats of the role a deal,
     ``s_d²`` the sample variance of the per-deal differences of the two players' mean results
-    (harness.league.plan_spread) — and a role with no spread seen takes the spread over all
+    (harness.runs.plan_spread) — and a role with no spread seen takes the spread over all
     seats (``m = 4``)."""
     s = pilot_source(pilot)
     records = [

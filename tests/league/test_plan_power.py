@@ -1,7 +1,7 @@
 """The planned games deliver the promised power: a pool of rule bot against random seat at four
 seats, paired (the case ``plan`` once planned at 41 % power), is the world; the plan is made from
 it as from a pilot, and leagues of the planned size are drawn from it by whole deals
-(harness.league.plan_power).  The power of the two-sided 5 % test must be 80 % ± 5 points in
+(harness.runs.plan_power).  The power of the two-sided 5 % test must be 80 % ± 5 points in
 every role and role-adjusted; at the count a spread √(2/3) too small would plan (the earlier
 estimator on runs with copies) it must fall clearly short, so the check can fail."""
 
@@ -16,11 +16,9 @@ import pytest
 import yaml
 
 from harness.league.config import parse_config
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.plan import ScheduleCounts, games_per_table, make_plan, pilot_source
-from harness.league.plan_power import bootstrap_power
 from harness.league.schedule import build_schedule
-from harness.league.stats import base_rates, load_run
+from harness.runs import ROLE_ADJUSTED, base_rates, bootstrap_power, load_run
+from harness.runs.plan import ScheduleCounts, games_per_table, make_plan, pilot_source
 from tests.bot_league import play_league
 
 POOL = """\

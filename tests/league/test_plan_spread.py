@@ -1,5 +1,5 @@
 """``bangarena plan --from RUN``: the spread of a comparison of two players, clustered by deal
-(harness.league.plan_spread) — by hand on a constructed run, unbiased for the per-deal difference
+(harness.runs.plan_spread) — by hand on a constructed run, unbiased for the per-deal difference
 by simulation, equal to the per-deal differences' variance on a played balanced pilot, and a
 pilot too small for a spread still costs the plan."""
 
@@ -14,12 +14,11 @@ import pandas as pd
 import pytest
 
 from harness.cli.main import main
-from harness.league import plan as plan_module
 from harness.league.config import parse_config
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.plan import make_plan, pilot_source
-from harness.league.plan_spread import deal_spread, pair_variance
-from harness.league.stats import GAME_COLUMNS, SEAT_COLUMNS, RunData, load_run
+from harness.runs import ROLE_ADJUSTED, make_plan, pilot_source
+from harness.runs import plan as plan_module
+from harness.runs.plan_spread import deal_spread, pair_variance
+from harness.runs.stats import GAME_COLUMNS, SEAT_COLUMNS, RunData, load_run
 from tests.bot_league import play_league
 
 # Six deals of a 4-seat table, each played at two seatings: A, then B at seat 0 (the Marshal).

@@ -1,4 +1,4 @@
-"""The ratings' own Plackett-Luce update (:func:`harness.league.ratings._rate_match`) gives
+"""The ratings' own Plackett-Luce update (:func:`harness.runs.ratings._rate_match`) gives
 exactly openskill's numbers: the same ``mu`` and ``sigma`` to the last bit, over random team
 matches of every shape the league rates (one player at several seats, on both sides, lone loners,
 partner loners, 4–8 seats) and long sequences of them."""
@@ -9,7 +9,7 @@ import random
 
 from openskill.models import PlackettLuce
 
-from harness.league.ratings import RatedGame, _is_default, rate_games
+from harness.runs.ratings import RatedGame, _is_default, rate_games
 
 
 class _Openskill:

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.report import build_report
+from harness.runs import build_report
 
 CONFIG = """\
 name: tiny

@@ -16,10 +16,10 @@ from rich.console import Console
 from harness.cli.main import main
 from harness.engine.roles import TEAM_OF
 from harness.league.model_calls import count_model_calls
-from harness.league.report import build_report, markdown, print_report, save_report
 from harness.league.stats_basic import percentile
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore, SeatOutcome
 from harness.records.models import SeatPlayer
+from harness.runs import build_report, markdown, print_report, save_report
 
 NAN = re.compile(r"\bnan\b", re.IGNORECASE)
 ROLES = ("marshal", "raider", "raider", "loner")

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pandas as pd
 import pytest
 
-from harness.league import signal_report
-from harness.league.signal_report import _Game, share_interval
 from harness.league.stats_basic import wilson
+from harness.runs import signal_report
+from harness.runs.signal_report import _Game, share_interval
 
 
 def _coverage(clustered: bool, reps: int = 400) -> tuple[float, float]:

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from harness.engine.roles import TEAM_OF
-from harness.league.ratings import compute_ratings, prepare_games, rate_games
-from harness.league.report import build_report, save_report
-from harness.league.stats import load_run, rates, role_adjusted, win_rates
 from harness.league.stats_basic import t_quantile, wilson, wilson_share
 from harness.records import GameRecord, SeatOutcome
 from harness.records.notices import RecordWarning
 from harness.records.store import RecordError
+from harness.runs import build_report, save_report
+from harness.runs.ratings import compute_ratings, prepare_games, rate_games
+from harness.runs.stats import load_run, rates, role_adjusted, win_rates
 
 Seat = tuple[str, str, bool]  # player, role, won
 
@@ -255,7 +255,7 @@ def test_a_player_who_loses_every_game_has_an_interval_of_real_width() -> None:
     interval shifted by the expected rate, as wide as the raw win rate's."""
     import pandas as pd
 
-    from harness.league.stats import clustered_wilson
+    from harness.runs.stats import clustered_wilson
 
     rows = []
     for d in range(4):

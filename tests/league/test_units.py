@@ -9,9 +9,9 @@ import math
 
 import pandas as pd
 
-from harness.league.luck_report import ROLE_ADJUSTED
-from harness.league.report import _SPECS
-from harness.league.units import bounds_text, clip, score_text
+from harness.runs import ROLE_ADJUSTED
+from harness.runs.league_report_columns import TABLE_SPECS
+from harness.runs.units import bounds_text, clip, score_text
 
 
 def test_a_rate_is_in_percent_and_never_below_zero_or_above_100() -> None:
@@ -35,7 +35,7 @@ def test_a_role_adjusted_score_is_in_points_with_one_unit() -> None:
 
 
 def test_the_luck_table_says_percent_for_roles_and_pp_for_role_adjusted_rows() -> None:
-    _title, columns = _SPECS["luck"]
+    _title, columns = TABLE_SPECS["luck"]
     cells = {header: cell for header, cell, _fmt in columns}
     rows = pd.DataFrame(
         [

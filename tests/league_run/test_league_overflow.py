@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.league.report import build_report, markdown
+from harness.runs import build_report, markdown
 from harness.views.history import Transcript
 from harness.views.names import default_names
 from tests.fakes.anthropic_server import FakeAnthropicServer

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.league.report import build_report, markdown
 from harness.records import RunStore
 from harness.records.probes import read_probes
+from harness.runs import build_report, markdown
 from tests.fakes.script import Behaviour, Malformed
 from tests.probes.answers import probe_question, uniform
 

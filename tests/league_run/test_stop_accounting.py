@@ -15,8 +15,8 @@ import pytest
 
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
-from harness.league.report import build_report, markdown
 from harness.records import RunStore
+from harness.runs import build_report, markdown
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer
 

@@ -1,4 +1,4 @@
-"""Probe scores (harness.league.probe_scores): exact Brier score and log loss, and the cluster
+"""Probe scores (harness.runs.probe_scores): exact Brier score and log loss, and the cluster
 bootstrap interval of "beats the counting observer by" covering the true mean as often as it
 claims when probes within a game are correlated."""
 
@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from harness.league.probe_scores import LOG_CLIP, brier, cluster_bootstrap, log_loss
+from harness.runs.probe_scores import LOG_CLIP, brier, cluster_bootstrap, log_loss
 
 
 def test_brier_and_log_loss_exact_values() -> None:

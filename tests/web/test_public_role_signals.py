@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.engine import Game
-from harness.league.signal_report import signal_table
 from harness.records import RunStore
 from harness.records.signals import SIGNALS_FILE, GameSignals, SignalRecord
+from harness.runs import signal_table
 from harness.web.signals import MIN_INTERVAL_S
 
 from .server import Client, LiveServer, drive

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.league.report import build_report
-from harness.league.signal_report import team_role
 from harness.records import RunStore
+from harness.runs import build_report
+from harness.runs.signal_report import team_role
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 

@@ -53,7 +53,7 @@ def locale_win_rates(
     seats: pd.DataFrame, games: pd.DataFrame, locales: Mapping[str, str]
 ) -> pd.DataFrame:
     """Win rates of every model played in two or more locales, over the deals all its locales
-    played (``seats``/``games``: :class:`harness.league.stats.RunData` frames, void games out)."""
+    played (``seats``/``games``: :class:`harness.runs.stats.RunData` frames, void games out)."""
     model_seats = seats[(seats["kind"] == "model") & seats["player"].isin(list(locales))]
     if model_seats.empty:
         return pd.DataFrame(columns=COLUMNS)

@@ -28,12 +28,11 @@ from typing import Any, Literal
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from harness.league.config import SEATED_KINDS
+from harness.league.model_calls import ModelCounts, count_model_calls
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
 from harness.records.copies import Copy, copies_note
-
-from .config import SEATED_KINDS
-from .model_calls import ModelCounts, count_model_calls
 
 __all__ = [
     "EXIT_FLAGGED",
@@ -164,7 +163,7 @@ def fallback_flags(
 ) -> list[Flag]:
     """Model players whose fallback share of model decisions exceeds ``limit``.
 
-    Counts come from the game files (:mod:`.model_calls`); a player whose game files could not
+    Counts come from the game files (:mod:`harness.league.model_calls`); a player whose game files could not
     be read is judged on its seat outcomes (fallbacks over all its decisions)."""
     flags = []
     seat_level = _seat_fallbacks(games)
@@ -208,8 +207,8 @@ def block_flags(games: Sequence[GameRecord], config: Mapping[str, Any] | None) -
     """Paired deals of which only some scheduled rotations finished with a result."""
     if not config or not config.get("paired", True):
         return []
-    from .config import ConfigError, parse_config
-    from .schedule import build_schedule
+    from harness.league.config import ConfigError, parse_config
+    from harness.league.schedule import build_schedule
 
     try:
         schedule = build_schedule(parse_config(dict(config)))

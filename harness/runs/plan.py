@@ -61,12 +61,12 @@ import numpy as np
 import pandas as pd
 
 from harness.engine.roles import composition
+from harness.league.config import LeagueConfig, PlayerConfig
+from harness.league.schedule import build_schedule
 from harness.views.plural import count
 
-from .config import LeagueConfig, PlayerConfig
 from .luck_report import ROLE_ADJUSTED, with_luck
 from .plan_spread import DEAL, deal_spread
-from .schedule import build_schedule
 from .stats import ROLE_ORDER, RunData, base_rates, load_run
 
 BENCH_FILE = "variance_bench.json"

@@ -38,13 +38,13 @@ from typing import Any
 
 import pandas as pd
 
+from harness.league.model_calls import DEFAULT_HISTORY
 from harness.records.models import GameRecord
 from harness.records.rules_version import RULES_VERSION_FILE, read_rules_version
 from harness.records.store import RecordError
 
 from .flags import run_config
 from .luck_report import with_luck
-from .model_calls import DEFAULT_HISTORY
 from .stats import RunData, load_run
 
 

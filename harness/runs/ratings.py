@@ -70,7 +70,7 @@ def _team_key(team: str, mode: str, seat: int) -> str:
 
 
 def prepare_games(seats: pd.DataFrame) -> list[RatedGame]:
-    """Turn a seats DataFrame (see :func:`harness.league.stats.load_run`) into team matches, in
+    """Turn a seats DataFrame (see :func:`harness.runs.stats.load_run`) into team matches, in
     ``game_id`` order.  Games without both a winner and a loser are skipped (nothing to rate)."""
     out: list[RatedGame] = []
     cols = ["game_id", "mode", "seat", "player", "team", "won"]

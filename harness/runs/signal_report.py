@@ -23,7 +23,7 @@ per seat rotation, so those games are not independent of each other either; else
 one game), because the signals of one game are not independent:
 shares use the Wilson interval at the effective sample size ``n / deff`` (the design effect
 ``deff`` = clustered variance / binomial variance, at least 1); means of per-claim changes use the
-clustered standard error and Student's t (:func:`harness.league.stats.mean_interval`).
+clustered standard error and Student's t (:func:`harness.runs.stats.mean_interval`).
 """
 
 from __future__ import annotations

@@ -33,14 +33,14 @@ from typing import Any
 
 import pandas as pd
 
+from harness.league import stats_basic
+from harness.league.model_calls import DEFAULT_HISTORY, ModelCounts
 from harness.records import GameRecord
 from harness.records.copies import Copy, copies_note
 from harness.records.deals import deal_of
 from harness.records.run_folder import distinct_finished, open_run_folder
 
-from . import stats_basic
 from .flags import game_void
-from .model_calls import DEFAULT_HISTORY, ModelCounts
 
 __all__ = [
     "FALLBACK_REASONS",

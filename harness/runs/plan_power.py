@@ -24,7 +24,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from .schedule import GameSpec
+from harness.league.schedule import GameSpec
 
 TABLE = ["seats", "mode"]
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .config import LeagueConfig
+from harness.league.config import LeagueConfig
+
 from .plan import Usage, table_cells
 
 PROMPT_SEED = 60_000_000

@@ -23,13 +23,13 @@ from typing import Any
 
 import pandas as pd
 
+from harness.league.model_calls import model_games
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
 from harness.views.history import DEFAULT_RESERVE_TOKENS
 from harness.views.prompt_stats import CONTEXT_DECISIONS
 
 from .locales import player_locales
-from .model_calls import model_games
 
 __all__ = ["COLUMNS", "TITLE", "compaction_notes", "compaction_table", "context_budgets"]
 
