@@ -64,9 +64,10 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.league.config import ConfigError, load_config
+    from harness.league.config import load_config
     from harness.league.plan import PlanError, bench_source, make_plan, pilot_source
     from harness.league.plan_usage import prompt_usage
+    from harness.play.config_files import ConfigError
     from harness.records.store import RecordError
     from harness.views.tokens import TokenizerError
 

@@ -47,9 +47,8 @@ import contextlib
 import json
 import time
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -76,18 +75,17 @@ from harness.agents.mcp_seat import McpBackend, McpChannel
 from harness.agents.model_spec import ModelSpec, build_model_seat
 from harness.agents.providers.base import AnswerMode
 from harness.agents.rulebot import RuleBot
-from harness.agents.seat import Decided
-from harness.agents.table import Table
-from harness.engine import Game, SeatView
+from harness.agents.table import Table, TableResult
+from harness.engine import Game
 from harness.engine.roles import ROLES
 from harness.integrations.inspect_counts import counts_from_json, counts_json, merged_counts
 from harness.integrations.inspect_league import LeagueHost
 from harness.integrations.inspect_provider import InspectProvider
 from harness.integrations.inspect_seat import SolverSeat, choose, first_messages, seat_of_sample
 from harness.league.flags import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
-from harness.league.game_play import decision_line, end_records, seat_outcome
 from harness.league.model_calls import ModelCounts
-from harness.records import DecisionLine, GameStart, RunStore
+from harness.play.recorder import GameIdent, GameRecorder, LineSink
+from harness.records import DecisionLine, RunStore
 from harness.records.models import SeatPlayer
 from harness.views.names import default_names
 
@@ -231,17 +229,17 @@ def bangarena_table(
         model_seat = build_model_seat(
             spec, names[seat], names, locale, provider=InspectProvider(model)
         )
-        game_id, game, players, lines, counts, table = _sample_table(
-            state, model_seat, player, history, decision_seconds, max_fallbacks
+        recorder, counts, table = _sample_table(
+            state, model_seat, player, history, decision_seconds, max_fallbacks, "model"
         )
         try:
-            result = await table.play()
+            result = await recorder.walk(table, _counted(counts, seat))
         finally:
             await model_seat.aclose()
         counts.games_read = 1
         meta["result"] = _sample_result(result, seat, counts)
         if run_dir is not None:
-            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, history)
+            _write_game(Path(run_dir), recorder, result, t0)
         state.messages = _conversation(model_seat.llm.conversation)
         state.output = ModelOutput.from_content(player, _outcome_line(meta, meta["result"]))
         state.completed = True
@@ -257,37 +255,40 @@ def _sample_table(
     history: str | None,
     decision_seconds: float,
     max_fallbacks: int,
-) -> tuple[str, Game, list[str], list[DecisionLine], ModelCounts, Table]:
-    """The sample's game: ``agent`` (``player``) at the sample's seat, rule bots elsewhere; its
-    decisions kept as league decision lines and the seat's counted as league report counts a
-    game's file.  Returns the game id, the game, the players, the lines, the counts and the
-    table."""
+    kind: Literal["model", "inspect"],
+) -> tuple[GameRecorder, ModelCounts, Table]:
+    """The sample's game: ``agent`` (``player``, of ``kind``: ``model``, the harness's model
+    seat, or ``inspect``, a solver) at the sample's seat, rule bots elsewhere.  Returns its
+    recorder (the game as a league game: run ``inspect``, its decisions as league decision
+    lines), the seat's counts (as league report counts a game's file) and the table."""
     meta = state.metadata
     n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
     names = default_names(n)
     agents = [agent if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
-    players = [player if i == seat else BOT_PLAYER for i in range(n)]
     game = Game.new(n, meta["mode"], game_seed)
-    roles = [s.role for s in game.seats]
     game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
-    lines: list[DecisionLine] = []
-    counts = ModelCounts(player, player, history)
+    seating = [
+        SeatPlayer(seat=i, player=player, kind=kind, model=player, name=names[i], history=history)
+        if i == seat
+        else SeatPlayer(seat=i, player=BOT_PLAYER, kind="bot", model=None, name=names[i])
+        for i in range(n)
+    ]
+    ident = GameIdent(RUN_NAME, game_id, game_seed, n, meta["mode"], meta["deal"])
+    recorder = GameRecorder(ident, seating, game)
+    table = Table(
+        game, agents, game_id=game_id, timeout=decision_seconds, max_model_fallbacks=max_fallbacks
+    )
+    return recorder, ModelCounts(player, player, history), table
 
-    def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
-        line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
-        lines.append(line)
+
+def _counted(counts: ModelCounts, seat: int) -> LineSink:
+    """Count the decision lines of ``seat`` in ``counts``."""
+
+    def add(line: DecisionLine) -> None:
         if line.seat == seat:
             counts.add(line)
 
-    table = Table(
-        game,
-        agents,
-        game_id=game_id,
-        timeout=decision_seconds,
-        max_model_fallbacks=max_fallbacks,
-        on_decision=on_decision,
-    )
-    return game_id, game, players, lines, counts, table
+    return add
 
 
 def _sample_result(result: Any, seat: int, counts: ModelCounts) -> dict[str, Any]:
@@ -368,20 +369,20 @@ def _table_seat(
         locale,
         decision_seconds=decision_seconds,
     )
-    game_id, game, players, lines, counts, table = _sample_table(
-        state, agent, player, None, decision_seconds, max_fallbacks
+    recorder, counts, table = _sample_table(
+        state, agent, player, None, decision_seconds, max_fallbacks, "inspect"
     )
+    game, game_id = table.game, recorder.ident.game_id
 
     async def play() -> dict[str, Any]:
         try:
-            result = await table.play()
+            result = await recorder.walk(table, _counted(counts, seat))
         finally:
             await agent.aclose()
         counts.games_read = 1
         r = _sample_result(result, seat, counts)
         if run_dir is not None:
-            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, None,
-                        kind="inspect")  # fmt: skip
+            _write_game(Path(run_dir), recorder, result, t0)
         channel.game_over(
             game_id,
             {"game_id": game_id, "seat": seat, "role": meta["role"], "won": r["win"],
@@ -495,52 +496,10 @@ def _start_run_folder(root: Path, max_fallback_rate: float, locale: str) -> None
     (root / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
 
 
-def _write_game(
-    root: Path,
-    game_id: str,
-    meta: dict[str, Any],
-    game: Game,
-    result: Any,
-    players: Sequence[str],
-    lines: list[DecisionLine],
-    t0: float,
-    history: str | None,
-    kind: str = "model",
-) -> None:
-    """One finished sample as a league game: its file and its ``games.jsonl`` line (the seat of
-    ``meta`` is of ``kind``: ``model``, the harness's model seat, or ``inspect``, a solver)."""
-    seat = meta["seat"]
-    names = default_names(meta["seats"])
-    ident = {
-        "run": RUN_NAME,
-        "game_id": game_id,
-        "seed": meta["seed"],
-        "seats": meta["seats"],
-        "mode": meta["mode"],
-        "deal": meta["deal"],
-        "rotation": 0,
-    }
-    kinds = [kind if i == seat else "bot" for i in range(len(players))]
-    start = GameStart(
-        **ident,
-        seating=[
-            SeatPlayer(
-                seat=i,
-                player=p,
-                kind=kinds[i],  # type: ignore[arg-type]
-                model=p if i == seat else None,
-                name=names[i],
-                history=history if i == seat else None,
-            )
-            for i, p in enumerate(players)
-        ],
-    )
-    outcomes = [
-        seat_outcome(game, i, p, kinds[i], p if i == seat else None, result.stats[i], lines)
-        for i, p in enumerate(players)
-    ]
-    end, record = end_records(ident, game, len(lines), outcomes, time.monotonic() - t0, result.void)
-    RunStore(root).write_game(start, lines, end, record)
+def _write_game(root: Path, recorder: GameRecorder, result: TableResult, t0: float) -> None:
+    """One finished sample as a league game: its file and its ``games.jsonl`` line."""
+    out = recorder.finish(result, time.monotonic() - t0)
+    RunStore(root).write_game(out.start, out.decisions, out.end, out.record)
 
 
 # ------------------------------------------------------------------------------ scores

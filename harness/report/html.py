@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.engine.roles import MODES, ROLES
-from harness.league.config import SEATED_KINDS
 from harness.league.units import score_text
+from harness.play.players import SEATED_KINDS
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
 from harness.views.glossary import LOCALES, SIDES

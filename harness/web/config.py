@@ -36,19 +36,17 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from harness.league.config import (
+from harness.league.config import LeagueConfig
+from harness.paths import RESULTS_DIR
+from harness.play.config_files import ConfigError, parse_settings, read_yaml
+from harness.play.players import (
     SEATED_KINDS,
-    ConfigError,
-    LeagueConfig,
     Locale,
     PlayerConfig,
     ProviderLimits,
     SpendingCaps,
-    parse_settings,
-    read_yaml,
     unique_player_names,
 )
-from harness.paths import RESULTS_DIR
 
 from .limits import WebLimits
 from .origins import normal_origin

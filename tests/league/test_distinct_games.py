@@ -21,13 +21,13 @@ from harness.league.config import LeagueConfig, load_config, parse_config
 from harness.league.report import build_report
 from harness.league.schedule import (
     NAME_POOL,
-    GameSpec,
     build_schedule,
     deal_seed,
     deals_and_seatings,
     distinct_rotations,
 )
 from harness.league.stats import load_run
+from harness.play.game_spec import GameSpec
 from harness.records import GameRecord, RunStore
 from harness.records.copies import distinct_games
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 from harness.league.report import build_report, markdown
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 from harness.records import RunStore
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer

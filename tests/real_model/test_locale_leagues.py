@@ -18,8 +18,8 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger
 from harness.league.stopped import read_stopped
+from harness.play.ledger import SPEND_FILE, SpendLedger
 from harness.views.prompts import system_prompt_text
 from harness.views.tokens import server_tokenizer
 
