@@ -22,7 +22,7 @@ from harness.agents.table_signals import TableSignals
 from harness.engine import Game
 from harness.play.game_spec import GameSpec
 from harness.play.players import SEATED_KINDS
-from harness.play.recorder import GameIdent, GameOutput, GameRecorder, LineSink
+from harness.play.recorder import GameIdent, GameOutput, GameRecorder, LineSink, start_line
 from harness.play.seats import ModelSeatFactory, seat_lineup
 from harness.records import DecisionLine, GameStart
 from harness.records.digest import EventDigest
@@ -68,7 +68,7 @@ def seating(spec: GameSpec, config: LeagueConfig) -> list[SeatPlayer]:
 
 def game_start(spec: GameSpec, config: LeagueConfig, run: str) -> GameStart:
     """The start line of ``spec``'s game."""
-    return GameStart(**_ident(spec, run).fields(), seating=seating(spec, config))
+    return start_line(_ident(spec, run), seating(spec, config))
 
 
 def _recorded(line: DecisionLine) -> Recorded:

@@ -40,6 +40,7 @@ __all__ = [
     "decision_line",
     "end_records",
     "seat_outcome",
+    "start_line",
 ]
 
 LineSink = Callable[[DecisionLine], None]
@@ -114,7 +115,7 @@ class GameRecorder:
     @property
     def start(self) -> GameStart:
         """The start line of the game's file."""
-        return GameStart(**self.ident.fields(), seating=self.seating)
+        return start_line(self.ident, self.seating)
 
     def record(self, step: Step, players: Sequence[str] | None = None) -> DecisionLine:
         """The decision line of ``step`` (kept); ``players`` by seat when they changed since the
@@ -164,8 +165,12 @@ class GameRecorder:
         end, record = end_records(
             ident.fields(), result.game, len(self.decisions), outcomes, duration_s, result.void
         )
-        start = GameStart(**ident.fields(), seating=self.seating)
-        return GameOutput(start, self.decisions, end, record)
+        return GameOutput(start_line(ident, self.seating), self.decisions, end, record)
+
+
+def start_line(ident: GameIdent, seating: Sequence[SeatPlayer]) -> GameStart:
+    """The start line of a game's file (written as a streamed game starts, and with its end)."""
+    return GameStart(**ident.fields(), seating=list(seating))
 
 
 def decision_line(
