@@ -54,8 +54,8 @@ def _unstated_reasoning(params: Mapping[str, Any]) -> bool:
 def prompt_usage(config: LeagueConfig, games: int) -> dict[str, Usage]:
     """Per model player of ``config``: its :class:`Usage` from ``games`` rule-bot games per
     table (none when ``games`` is 0)."""
+    from harness.agents.model_spec import counter_for
     from harness.agents.prompt_sample import sample_prompts
-    from harness.views.tokens import counter_for
 
     out: dict[str, Usage] = {}
     if games <= 0:

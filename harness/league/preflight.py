@@ -433,8 +433,9 @@ def check_context(player: str, spec: ModelSpec, locale: str, signals: bool = Fal
     file or an encoding), never with the estimate and its margin."""
     if spec.context_tokens is None:
         return
+    from harness.agents.model_spec import counter_for
     from harness.views.prompts import system_prompt_text
-    from harness.views.tokens import TokenizerError, counter_for, request_tokens
+    from harness.views.tokens import TokenizerError, request_tokens
 
     try:
         counter = counter_for(spec)
