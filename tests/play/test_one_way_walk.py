@@ -14,7 +14,12 @@ from harness.engine import Game
 
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
 ABOVE = ("harness.play", "harness.league", "harness.web", "harness.integrations", "harness.cli")
-CALLERS = ("league/game_play.py", "web/match.py", "integrations/inspect_task.py")
+CALLERS = (
+    "league/game_play.py",
+    "web/match.py",
+    "integrations/inspect_task.py",
+    "integrations/inspect_samples.py",
+)
 
 
 def _imports(path: Path) -> set[str]:

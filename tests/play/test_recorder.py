@@ -63,11 +63,16 @@ def test_only_the_recorder_builds_a_games_records() -> None:
 
 
 def test_league_web_and_inspect_record_through_the_recorder() -> None:
-    for rel in ("league/game_play.py", "web/match.py", "integrations/inspect_task.py"):
-        text = (HARNESS / rel).read_text(encoding="utf-8")
-        assert "GameRecorder(" in text, rel
-        assert ".walk(" in text or ".record(" in text, rel
-    assert "recorder.finish(" in (HARNESS / "web/records.py").read_text(encoding="utf-8")
+    callers = {
+        "league": ["league/game_play.py"],
+        "web": ["web/match.py", "web/records.py"],
+        "inspect": ["integrations/inspect_task.py", "integrations/inspect_samples.py"],
+    }
+    for name, files in callers.items():
+        text = "".join((HARNESS / rel).read_text(encoding="utf-8") for rel in files)
+        assert "GameRecorder(" in text, name
+        assert ".walk(" in text or ".record(" in text, name
+        assert ".finish(" in text, name
 
 
 def test_the_recorder_gives_a_league_games_records_from_any_caller() -> None:
