@@ -25,6 +25,7 @@ __all__ = [
     "PlayerConfig",
     "ProviderLimits",
     "SeatSettings",
+    "TableSeating",
     "SpendingCaps",
     "unique_player_names",
 ]
@@ -126,3 +127,23 @@ class SeatSettings(Protocol):
     def player(self, name: str) -> PlayerConfig: ...
 
     def locale_of(self, name: str) -> str: ...
+
+
+class TableSeating(_Strict):
+    """The :class:`SeatSettings` of a table that no league schedules (the web table's): its
+    players and the settings its seats share, with a league config's defaults."""
+
+    players: list[PlayerConfig] = Field(min_length=1)
+    locale: Locale = "en"
+    decision_seconds: float = Field(default=60.0, gt=0)
+    fallback: FallbackPolicy = "simplest"
+    retry_budget: int = Field(default=4, ge=0)
+    providers: dict[str, ProviderLimits] = Field(default_factory=dict)
+    signals: bool = False
+
+    def player(self, name: str) -> PlayerConfig:
+        return next(p for p in self.players if p.name == name)
+
+    def locale_of(self, name: str) -> str:
+        """The prompt language of a player's seats: its own ``locale``, else the table's."""
+        return self.player(name).locale or self.locale

@@ -45,6 +45,7 @@ from harness.play.players import (
     PlayerConfig,
     ProviderLimits,
     SpendingCaps,
+    TableSeating,
     unique_player_names,
 )
 
@@ -109,9 +110,20 @@ class WebConfig(BaseModel):
             if p.kind in SEATED_KINDS and p.kind not in ("mcp", "inspect")
         }
 
+    def seating(self, decision_seconds: float) -> TableSeating:
+        """These players and the settings their seats share, for the shared model-seat factory
+        (:class:`~harness.play.model_seats.ModelSeats`: one provider per model player behind
+        the per-provider limits)."""
+        return TableSeating(
+            players=self.players or [PlayerConfig(name="bot", kind="bot")],
+            locale=self.locale,
+            decision_seconds=decision_seconds,
+            retry_budget=self.retry_budget,
+            providers=self.providers,
+        )
+
     def league_config(self, decision_seconds: float) -> LeagueConfig:
-        """The league view of these players, for the league's shared model-seat factory (one
-        provider per model player behind the per-provider limits)."""
+        """The league view of these players (what the league's price check reads)."""
         return LeagueConfig(
             name=self.name,
             players=self.players or [PlayerConfig(name="bot", kind="bot")],

@@ -191,7 +191,7 @@ class Registry:
 
         if self._model_seats is None:
             self.store.prepare()  # the run folder keeps the model seats' system prompts
-            self._model_seats = ModelSeats(self.config.league_config(60.0), self.config.run_dir)
+            self._model_seats = ModelSeats(self.config.seating(60.0), self.config.run_dir)
             self.spending.attach(self._model_seats)
         return self._model_seats
 
