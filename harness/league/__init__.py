@@ -1,1 +1,2 @@
-"""Leagues: configs, schedules, seating players and running games into a run folder, and reading finished runs."""
+"""Leagues: configs, schedules and running games into a run folder (the seats and records of each
+game come from :mod:`harness.play`), and reading finished runs."""
