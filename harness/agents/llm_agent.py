@@ -260,7 +260,7 @@ class LLMAgent:
         relearn = getattr(conversation, "relearn", None)
         for a in attempts if relearn is not None else ():
             counted, reported = a.get("counted_input_tokens"), (a.get("tokens") or {}).get("input")
-            if isinstance(counted, int) and isinstance(reported, int) and reported:
+            if isinstance(counted, int) and isinstance(reported, int) and reported and relearn:
                 relearn(counted, reported)
         conversation.commit(exchange(messages, attempts), record.get("fallback"))
 
