@@ -1,7 +1,8 @@
 """One game at a web table, played by the league's table runner.
 
-Every seat is a :class:`~harness.web.web_seat.WebSeat`; :func:`~harness.agents.table.play_game` asks
-them in turn with the table's decision timer and the R-5 fallback, exactly as in a league game.
+Every seat is a :class:`~harness.web.web_seat.WebSeat`; the table
+(:class:`~harness.agents.table.Table`) asks them in turn with the table's decision timer and the R-5
+fallback, exactly as in a league game.
 Before each decision the room pushes every connection its new view (so views follow every applied
 action); the seat then takes its time by a rule that does not depend on its number of options
 (:mod:`harness.web.pacing`): a person is asked every decision of theirs, forced ones included,
