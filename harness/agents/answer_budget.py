@@ -94,7 +94,7 @@ def answer_budget_warning(
 ) -> str | None:
     """A one-line warning when the longest answer in ``locale`` needs more tokens than the
     model's ``max_tokens`` (``None`` when it fits or there is no limit).  ``count`` defaults to
-    the model's prompt token counter (:func:`harness.views.tokens.prompt_token_counter`)."""
+    the model's prompt token counter (:func:`harness.agents.tokenizers.prompt_token_counter`)."""
     limit = max_tokens_of(provider, params)
     if limit is None:
         return None
@@ -114,6 +114,6 @@ def answer_budget_warning(
 @lru_cache(maxsize=16)
 def _counter(model: str) -> TokenCounter:
     """One counter per model, so :func:`answer_tokens` is measured once per model and locale."""
-    from harness.views.tokens import prompt_token_counter
+    from harness.agents.tokenizers import prompt_token_counter
 
     return prompt_token_counter(model)

@@ -31,32 +31,30 @@ Contract of :meth:`LLMAgent.decide`:
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
-from .conversation import Conversation, PromptBuilder, as_conversation, final_turn
+from .answer_parse import (
+    correction_message,
+    parse_answer,
+    truncated_answer,
+)
+from .conversation import Conversation, PromptBuilder, as_conversation
 from .decision_record import (
     TRUNCATED,
     Attempt,
-    FallbackReason,
     ModelDecisionRecord,
     TokenCounts,
-    cap_text,
     quote_text,
     sha256_text,
-    sum_reported,
 )
+from .model_decision import Call, Decision, decision_record, exchange, one_line, stored
 from .pricing import PriceBook, PriceTable
 from .providers.base import (
-    REASON_MAX_CHARS,
     AnswerMode,
     AnswerShape,
     Provider,
-    ProviderReply,
     ProviderRequest,
 )
 from .providers.errors import (
@@ -71,18 +69,12 @@ from .providers.errors import (
 from .redact import redact
 from .response_cache import ResponseCache
 from .seat import FatalSeatError
-from .table_signals import SignalRefused, read_signal
 
 __all__ = [
     "FallbackPolicy",
     "FatalModelError",
     "LLMAgent",
-    "ParsedAnswer",
     "PromptBuilder",
-    "correction_message",
-    "parse_answer",
-    "read_answer_object",
-    "set_choice",
 ]
 
 
@@ -109,183 +101,7 @@ class FatalModelError(FatalSeatError):
         self.cause = cause
 
 
-# --------------------------------------------------------------------------- parsing
-
-_FENCE = re.compile(r"\A```(?:json)?[ \t]*\n(.*?)\n?[ \t]*```\Z", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class ParsedAnswer:
-    """Result of :func:`parse_answer`: ``error_kind is None`` iff ``choice`` is a listed id."""
-
-    choice: str | None
-    reason: str | None = None
-    error_kind: Literal["unparseable", "illegal_option", "truncated"] | None = None
-    problem: str | None = None
-    signal: Any = None  # the answer object's ``signal`` as sent (table talk), unchecked
-
-
-def truncated_answer(parsed: ParsedAnswer, finish_reason: str | None) -> ParsedAnswer:
-    """``parsed`` as a ``truncated`` answer when the token limit cut it (``finish_reason``
-    ``length``) and it could not be read; otherwise ``parsed`` unchanged (a cut answer that still
-    parses strictly was complete, and an illegal option is the model's own choice)."""
-    if finish_reason != "length" or parsed.error_kind != "unparseable":
-        return parsed
-    problem = f"it was cut off at the token limit before it was complete ({parsed.problem})"
-    return ParsedAnswer(None, parsed.reason, error_kind="truncated", problem=problem)
-
-
-def parse_answer(
-    raw: str | None, option_ids: Sequence[str], shape: AnswerShape = "one"
-) -> ParsedAnswer:
-    """Strictly parse ``raw`` as ``{"choice": <option id>, "reason": <str, optional>}``.
-
-    The stripped text (optionally inside one ```json fence) must be a JSON object whose
-    ``choice`` is a string equal to one of ``option_ids``. No fuzzy matching, substring search or
-    case folding; an object that repeats a key (``{"choice": "a", "choice": "b"}``) is
-    ``unparseable``.  The reason is kept up to ``REASON_MAX_CHARS`` characters.
-
-    ``shape="set"``: the object's ``answer`` must be an array of strings, each one of
-    ``option_ids`` and none repeated; ``choice`` is then that subset as a JSON array in the order
-    of ``option_ids`` (``[]`` for none).
-    """
-    obj, problem = read_answer_object(raw)
-    if obj is None:
-        return ParsedAnswer(None, error_kind="unparseable", problem=problem)
-    reason = (
-        cap_text(obj["reason"], REASON_MAX_CHARS) if isinstance(obj.get("reason"), str) else None
-    )
-    if shape == "set":
-        parsed = _parse_set(obj.get("answer"), option_ids, reason)
-        return replace(parsed, signal=obj.get("signal")) if parsed.error_kind is None else parsed
-    choice = obj.get("choice")
-    if not isinstance(choice, str):
-        return ParsedAnswer(
-            None, reason, error_kind="unparseable", problem='it has no string "choice" field'
-        )
-    if choice not in option_ids:
-        return ParsedAnswer(
-            choice,
-            reason,
-            error_kind="illegal_option",
-            problem=f"{_quote(choice)} is not one of the listed option ids",
-        )
-    return ParsedAnswer(choice, reason, signal=obj.get("signal"))
-
-
-def read_answer_object(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
-    """The JSON object of an answer: the stripped text, optionally inside one ```json fence, no
-    key repeated in any object.  Returns ``(object, None)`` or ``(None, problem)``."""
-    text = (raw or "").strip()
-    if not text:
-        return None, "the answer is empty"
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    try:
-        obj = json.loads(text, object_pairs_hook=_unique_keys)
-    except _RepeatedKey as repeated:
-        return None, f"it repeats the key {_quote(repeated.key)}"
-    except (json.JSONDecodeError, RecursionError):
-        return None, "it is not a JSON object"
-    if not isinstance(obj, dict):
-        return None, "it is not a JSON object"
-    return obj, None
-
-
-def _parse_set(value: Any, option_ids: Sequence[str], reason: str | None) -> ParsedAnswer:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        problem = 'it has no "answer" array of option id strings'
-        return ParsedAnswer(None, reason, error_kind="unparseable", problem=problem)
-    for v in value:
-        if v not in option_ids:
-            problem = f"{_quote(v)} is not one of the listed option ids"
-            return ParsedAnswer(v, reason, error_kind="illegal_option", problem=problem)
-    if len(set(value)) != len(value):
-        twice = next(v for v in value if value.count(v) > 1)
-        problem = f"it lists {_quote(twice)} more than once"
-        return ParsedAnswer(None, reason, error_kind="unparseable", problem=problem)
-    return ParsedAnswer(set_choice([o for o in option_ids if o in value]), reason)
-
-
-def set_choice(ids: Sequence[str]) -> str:
-    """The chosen value of a set answer: the JSON array of ``ids``."""
-    return json.dumps(list(ids), ensure_ascii=False)
-
-
-class _RepeatedKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """``object_pairs_hook`` refusing an object that names a key twice."""
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _RepeatedKey(key)
-        obj[key] = value
-    return obj
-
-
-def _quote(text: str, limit: int = 80) -> str:
-    text = redact(text)  # before cutting: a key cut in half would escape redaction
-    short = text if len(text) <= limit else text[: limit - 1] + "…"
-    return json.dumps(short, ensure_ascii=False)
-
-
-def correction_message(
-    parsed: ParsedAnswer, option_ids: Sequence[str], shape: AnswerShape = "one"
-) -> str:
-    """The short user message that names the problem of an invalid answer."""
-    listed = ", ".join(option_ids)
-    fmt = '{"answer": ["<option id>", ...]}' if shape == "set" else '{"choice": "<option id>"}'
-    if parsed.error_kind == "illegal_option" and parsed.choice is not None:
-        return (
-            f"Your answer {_quote(parsed.choice)} is not one of the listed option ids. "
-            f"Answer with a JSON object {fmt} using one of: {listed}"
-        )
-    if parsed.error_kind == TRUNCATED:
-        return (
-            "Your answer was cut off at the token limit before it was complete. "
-            f"Answer with only a JSON object {fmt} using one of: {listed} "
-            "— keep the reason to one short sentence, or leave it out."
-        )
-    return (
-        f"Your answer could not be read: {parsed.problem}. "
-        f"Answer with only a JSON object {fmt} using one of: {listed}"
-    )
-
-
 # --------------------------------------------------------------------------- the agent
-
-
-@dataclass
-class _Call:
-    """Outcome of one provider call (or cache hit)."""
-
-    reply: ProviderReply | None
-    error: TransientProviderError | ContextOverflow | None
-    latency_s: float
-    cached: bool
-
-
-@dataclass
-class _Decision:
-    """Mutable state of one ``decide`` call."""
-
-    options: tuple[str, ...]
-    messages: list[dict[str, str]]
-    shape: AnswerShape = "one"
-    context: list[dict[str, str]] = field(default_factory=list)  # earlier turns of the seat
-    attempts: list[Attempt] = field(default_factory=list)
-    parsed: ParsedAnswer | None = None
-    fallback: FallbackReason | None = None
-    retries: int = 0
-    corrections: int = 0
-    compacted_to: int | None = None  # the budget the history was compacted to after an overflow
-    counted: int | None = None  # the seat's own count of the request last answered
 
 
 def _default_policy_name(fallback: FallbackPolicy) -> str:
@@ -393,7 +209,7 @@ class LLMAgent:
         conversation.observe(view)
         system = conversation.system(view)
         system_sha = self._remember_system_prompt(system)
-        state = _Decision(option_ids, [], answer_shape)
+        state = Decision(option_ids, [], answer_shape)
         if len(option_ids) > 1 or answer_shape == "set":
             if getattr(conversation, "blocking", False):  # counts ask a server: off the loop
                 turn = await asyncio.to_thread(conversation.turn, view, option_ids)
@@ -406,7 +222,7 @@ class LLMAgent:
             except BaseException:
                 conversation.skipped()
                 raise
-            conversation.commit(_exchange(state.messages, state.attempts), state.fallback)
+            conversation.commit(exchange(state.messages, state.attempts), state.fallback)
         chosen = self._choose(view, state)
         record = self._record(state, chosen, system_sha, context, time.monotonic() - started)
         if self.record_sink is not None:
@@ -444,13 +260,13 @@ class LLMAgent:
         relearn = getattr(conversation, "relearn", None)
         for a in attempts if relearn is not None else ():
             counted, reported = a.get("counted_input_tokens"), (a.get("tokens") or {}).get("input")
-            if isinstance(counted, int) and isinstance(reported, int) and reported:
+            if isinstance(counted, int) and isinstance(reported, int) and reported and relearn:
                 relearn(counted, reported)
-        conversation.commit(_exchange(messages, attempts), record.get("fallback"))
+        conversation.commit(exchange(messages, attempts), record.get("fallback"))
 
     # ----------------------------------------------------------------- the loop
 
-    async def _run(self, state: _Decision, system: str, deadline: float, view: Any) -> None:
+    async def _run(self, state: Decision, system: str, deadline: float, view: Any) -> None:
         """Call the model until a valid answer or a fallback reason is set on ``state``."""
         while True:
             remaining = deadline - time.monotonic()
@@ -473,7 +289,7 @@ class LLMAgent:
                 state.attempts.append(
                     Attempt(
                         error_kind=call.error.kind,  # type: ignore[arg-type]
-                        error_message=_one_line(call.error.message),
+                        error_message=one_line(call.error.message),
                         latency_s=call.latency_s,
                     )
                 )
@@ -490,12 +306,12 @@ class LLMAgent:
             if self._judge(state, call):
                 return
 
-    async def _call(self, request: ProviderRequest, remaining: float) -> _Call:
+    async def _call(self, request: ProviderRequest, remaining: float) -> Call:
         """One provider call bounded by ``remaining`` seconds, or a cache hit."""
         if self.cache is not None:
             hit = self.cache.get(self.provider.name, request)
             if hit is not None:
-                return _Call(hit, None, 0.0, cached=True)
+                return Call(hit, None, 0.0, cached=True)
         t0 = time.monotonic()
         try:
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
@@ -506,19 +322,19 @@ class LLMAgent:
             error: TransientProviderError = ProviderTimeout(
                 f"no answer within {remaining:.2f}s (decision deadline)"
             )
-            return _Call(None, error, time.monotonic() - t0, cached=False)
+            return Call(None, error, time.monotonic() - t0, cached=False)
         except (TransientProviderError, ContextOverflow) as exc:
-            return _Call(None, exc, time.monotonic() - t0, cached=False)
+            return Call(None, exc, time.monotonic() - t0, cached=False)
         except FatalProviderError as exc:
             raise FatalModelError(self.provider.name, self.model, exc) from exc
         except ProviderError as exc:  # an adapter's unclassified error: treat as transient
-            return _Call(None, _as_transient(exc), time.monotonic() - t0, cached=False)
+            return Call(None, _as_transient(exc), time.monotonic() - t0, cached=False)
         latency = time.monotonic() - t0
         if self.cache is not None:
             self.cache.put(self.provider.name, request, reply)
-        return _Call(reply, None, latency, cached=False)
+        return Call(reply, None, latency, cached=False)
 
-    def _shorten(self, state: _Decision, view: Any) -> bool:
+    def _shorten(self, state: Decision, view: Any) -> bool:
         """After a context overflow: redo the pending request with the seat's history compacted
         to half its size (once per decision); ``False`` when that is not possible."""
         if state.compacted_to is not None:
@@ -532,7 +348,7 @@ class LLMAgent:
         state.messages = [user]
         return True
 
-    def _learn_count(self, request: ProviderRequest, call: _Call) -> int | None:
+    def _learn_count(self, request: ProviderRequest, call: Call) -> int | None:
         """Tell the conversation what the server counted for the request it built (its counter
         corrects later budgets).  A cached reply carries the count the server gave this same
         request, so a game replayed from the cache budgets as it did live.  Returns the
@@ -544,7 +360,7 @@ class LLMAgent:
         return counted if isinstance(counted, int) else None
 
     async def _back_off(
-        self, state: _Decision, error: TransientProviderError, deadline: float
+        self, state: Decision, error: TransientProviderError, deadline: float
     ) -> bool:
         """Sleep before a retry; ``False`` (with ``state.fallback`` set) when retrying is over."""
         if state.retries >= self.retry_budget:
@@ -568,7 +384,7 @@ class LLMAgent:
             return min(error.retry_after, self.backoff_max)
         return min(self.backoff * 2.0**retry_index, self.backoff_max)
 
-    def _judge(self, state: _Decision, call: _Call) -> bool:
+    def _judge(self, state: Decision, call: Call) -> bool:
         """Record and parse one reply; ``True`` when the decision is settled."""
         reply = call.reply
         assert reply is not None
@@ -579,13 +395,13 @@ class LLMAgent:
         state.parsed = parsed
         state.attempts.append(
             Attempt(
-                raw_text=_stored(reply.text),
-                tool_arguments=_stored(reply.tool_arguments),
-                reasoning=_stored(reply.reasoning),
+                raw_text=stored(reply.text),
+                tool_arguments=stored(reply.tool_arguments),
+                reasoning=stored(reply.reasoning),
                 answer_chars=None if answer is None else len(answer),
                 answer_sha256=None if answer is None else sha256_text(answer),
                 error_kind=parsed.error_kind,
-                error_message=None if parsed.problem is None else _one_line(parsed.problem),
+                error_message=None if parsed.problem is None else one_line(parsed.problem),
                 finish_reason=reply.finish_reason,
                 finish_reason_raw=reply.finish_reason_raw,
                 latency_s=call.latency_s,
@@ -605,7 +421,7 @@ class LLMAgent:
             state.fallback = TRUNCATED if parsed.error_kind == TRUNCATED else "invalid_answer"
             return True
         state.corrections += 1
-        state.messages.append({"role": "assistant", "content": quote_text(_stored(answer))})
+        state.messages.append({"role": "assistant", "content": quote_text(stored(answer))})
         state.messages.append(
             {"role": "user", "content": correction_message(parsed, state.options, state.shape)}
         )
@@ -613,7 +429,7 @@ class LLMAgent:
 
     # ----------------------------------------------------------------- results
 
-    def _choose(self, view: Any, state: _Decision) -> str:
+    def _choose(self, view: Any, state: Decision) -> str:
         if len(state.options) == 1 and state.shape == "one":
             return state.options[0]
         if state.fallback is None:
@@ -642,108 +458,14 @@ class LLMAgent:
 
     def _record(
         self,
-        state: _Decision,
+        state: Decision,
         chosen: str,
         system_sha: str,
         context: Mapping[str, Any],
         latency_s: float,
     ) -> ModelDecisionRecord:
-        spent = [a for a in state.attempts if not a.cached]
-        totals = TokenCounts(
-            input=sum(a.tokens.input for a in spent),
-            cached_input=sum_reported(a.tokens.cached_input for a in spent),
-            output=sum(a.tokens.output for a in spent),
-            reasoning=sum(a.tokens.reasoning for a in spent),
-        )
-        if totals.input == 0 and totals.output == 0:
-            cost: float | None = 0.0
-        else:
-            cost = self.prices.cost(
-                self.model,
-                input_tokens=totals.input,
-                cached_input_tokens=totals.cached_input or 0,
-                output_tokens=totals.output,
-                provider=self.provider.name,
-            )
-        parsed = state.parsed
-        record = ModelDecisionRecord(
-            game_id=_opt_str(context.get("game_id")),
-            decision_index=context.get("decision_index"),
-            seat=context.get("seat"),
-            role=_opt_str(context.get("role")),
-            player=_opt_str(context.get("player")),
-            provider=self.provider.name,
-            model=self.model,
-            decision_kind=_opt_str(context.get("decision_kind")),
-            answer_mode=self.answer_mode,
-            options=list(state.options),
-            view=_view_dict(context.get("view_json")),
-            system_prompt_sha256=system_sha,
-            messages=state.messages,
-            history=self.conversation.policy,
-            context_messages=len(state.context),
-            context_sha256=_messages_sha(state.context) if state.context else None,
-            compacted=self.conversation.compacted and len(state.options) > 1,
-            context_compacted_to=state.compacted_to,
-            attempts=state.attempts,
-            parsed_choice=parsed.choice if parsed is not None else None,
-            reason=parsed.reason if parsed is not None else None,
-            chosen=chosen,
-            fallback=state.fallback,
-            fallback_policy=self.fallback_policy if state.fallback is not None else None,
-            latency_s=latency_s,
-            input_tokens=totals.input,
-            cached_input_tokens=totals.cached_input,
-            output_tokens=totals.output,
-            reasoning_tokens=totals.reasoning,
-            cost_usd=cost,
-            cached=bool(state.attempts) and all(a.cached for a in state.attempts),
-        )
-        signal = parsed.signal if parsed is not None and state.fallback is None else None
-        if self.signal_names is not None and signal is not None:
-            try:
-                record.signal = read_signal(signal, self.signal_names).model_dump(exclude_none=True)
-            except SignalRefused as refused:
-                record.signal_refused = f"{refused.code}: {refused}"
-        return record
-
-
-def _exchange(messages: Sequence[dict[str, str]], attempts: Sequence[Any]) -> list[dict[str, str]]:
-    """What a decision adds to the seat's conversation: its messages, then the final answer."""
-    final = final_turn(attempts)
-    return [*messages, final] if final is not None else list(messages)
-
-
-def _messages_sha(messages: Sequence[dict[str, str]]) -> str:
-    return sha256_text(json.dumps(list(messages), ensure_ascii=False, sort_keys=True))
+        return decision_record(state, chosen, system_sha, context, latency_s, self)
 
 
 def _as_transient(exc: ProviderError) -> TransientProviderError:
     return ServerError(exc.message, status=exc.status)
-
-
-def _stored(text: str | None) -> str | None:
-    """Model output as stored in an attempt: keys redacted first (a key cut in half at the cap
-    would escape redaction), then cut to ``STORED_TEXT_CHARS``."""
-    return None if text is None else cap_text(redact(text))
-
-
-def _one_line(text: str, limit: int = 500) -> str:
-    """``text`` on one line, at most ``limit`` characters, API keys redacted (it is written)."""
-    line = " ".join(redact(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _view_dict(value: Any) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        loaded = json.loads(value)
-        return loaded if isinstance(loaded, dict) else {"value": loaded}
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"context['view_json'] must be a dict or JSON text, not {type(value).__name__}")

@@ -30,7 +30,13 @@ from harness.engine import SeatView, simplest_for_view
 from harness.views.history import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
 from harness.views.prompts import PromptBuilder as HarnessPromptBuilder
 from harness.views.render import render_json
-from harness.views.tokens import OFFLINE_ENCODINGS, TokenizerError, counter_for
+from harness.views.tokens import (
+    OFFLINE_ENCODINGS,
+    TokenCounter,
+    Tokenizer,
+    TokenizerError,
+    estimate_counter,
+)
 
 from .conversation import Conversation, PromptBuilder
 from .llm_agent import FatalModelError, LLMAgent, RecordSink, SystemPromptSink
@@ -43,6 +49,13 @@ from .providers.litellm_provider import LiteLLMProvider
 from .providers.openai_provider import OpenAIProvider
 from .response_cache import ResponseCache
 from .seat_protocol import Choice
+from .tokenizers import (
+    OPENAI_COMPATIBLE_PREFIXES,
+    litellm_knows,
+    litellm_tokenizer,
+    server_tokenizer,
+    tokenizer_named,
+)
 
 if TYPE_CHECKING:
     from .rulebot import RuleBot
@@ -129,7 +142,7 @@ class ModelSpec(BaseModel):
     decision_seconds: float = Field(default=60.0, gt=0)
     history: HistoryPolicy = "conversation"
     context_tokens: int | None = Field(default=None, ge=1024)
-    # how prompt tokens are counted (harness.views.tokens): a tiktoken encoding, a Hugging Face
+    # how prompt tokens are counted (harness.agents.tokenizers): a tiktoken encoding, a Hugging Face
     # tokenizer.json path, or "server" (the server's tokenize endpoint); unset: detected
     tokenizer: str | None = None
 
@@ -302,6 +315,35 @@ class _AutopilotModelSeat(ModelSeat):
         super().restore(view, options, record)
         if record and record.get("fallback") and len(options) > 1:
             self.autopilot.decide(view, options)
+
+
+def _openai_compatible(spec: ModelSpec) -> bool:
+    """A server spoken to in OpenAI's wire format (its tokenize endpoint is worth a probe)."""
+    return spec.provider == "openai" or (
+        spec.provider == "litellm" and spec.model.split("/", 1)[0] in OPENAI_COMPATIBLE_PREFIXES
+    )
+
+
+def tokenizer_for(spec: ModelSpec) -> Tokenizer | None:
+    """The model's own tokenizer, in the order of :mod:`harness.agents.tokenizers`; ``None``:
+    the estimate."""
+    if spec.tokenizer:
+        return tokenizer_named(spec.tokenizer, base_url=spec.base_url)
+    if spec.base_url is not None and _openai_compatible(spec):
+        found = server_tokenizer(spec.base_url)
+        if found is not None:
+            return found
+    if litellm_knows(spec.model):
+        return litellm_tokenizer(spec.model)
+    return None
+
+
+def counter_for(spec: ModelSpec) -> TokenCounter:
+    """A new :class:`~harness.views.tokens.TokenCounter` for one seat of the model ``spec``.
+    Raises :class:`~harness.views.tokens.TokenizerError` when the spec names a tokenizer that
+    cannot be had."""
+    tokenizer = tokenizer_for(spec)
+    return estimate_counter() if tokenizer is None else TokenCounter(tokenizer)
 
 
 def build_model_seat(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .llm_agent import read_answer_object
+from .answer_parse import read_answer_object
 from .providers.base import gbnf_literal
 
 SUM_TOLERANCE = 0.02

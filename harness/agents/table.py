@@ -1,8 +1,13 @@
 """Play one game with one agent per seat: views in, options out, deadlines and fallbacks applied.
 
 Each seat's view carries the events since that seat's previous view (the first carries the whole
-feed), so agents read the feed incrementally.  Every decision can be observed with ``on_decision``
-(records, narration, progress).
+feed), so agents read the feed incrementally.
+
+**The walk goes one way.**  :meth:`Table.steps` plays the game and *yields* each decision as a
+:class:`Step` (the game before the choice is applied, the seat's view, what was decided); whoever
+iterates consumes them (a recorder writes a decision line, :mod:`harness.play.recorder`) and the
+table calls nothing of theirs.  :meth:`Table.play` walks the same steps to the end; for simple
+observers (narration, progress, tests) it hands each step to an ``on_decision`` hook.
 
 :class:`Table` is the runner itself.  Besides playing (:meth:`Table.play`) it can **replay** a
 recorded decision (:meth:`Table.replay`): the seat sees the same view and keeps the same state
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
@@ -84,6 +89,16 @@ class Recorded:
     table_fallback: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One decision the table made: ``game`` before the choice is applied (its pending decision
+    is the one decided), the ``view`` the seat was shown, and what was ``decided``."""
+
+    game: Game
+    view: SeatView
+    decided: Decided
+
+
 DecisionHook = Callable[[Game, SeatView, Decided], Awaitable[None] | None]
 
 
@@ -128,6 +143,7 @@ class Table:
         self.decisions = 0
         self.model_fallback_streak = 0  # model-seat decisions falling back in a row
         self._last_fallback = ""
+        self.void: str | None = None  # why the walk ended the game early (see void_reason)
 
     # ----------------------------------------------------------------- one decision
 
@@ -160,7 +176,22 @@ class Table:
                 self.model_fallback_streak = 0
 
     async def step(self) -> Decided:
-        """Ask the pending seat and apply its answer (or the fallback)."""
+        """Ask the pending seat and apply its answer (or the fallback); ``on_decision`` hears it
+        first."""
+        view, decided = await self._ask()
+        await self._notify(view, decided)
+        self.game.apply(decided.option)
+        return decided
+
+    async def _notify(self, view: SeatView, decided: Decided) -> None:
+        if self.on_decision is not None:
+            r = self.on_decision(self.game, view, decided)
+            if r is not None:
+                await r
+
+    async def _ask(self) -> tuple[SeatView, Decided]:
+        """Ask the pending seat (the view it is shown, its answer or the fallback), counted and
+        its signal offered; the choice is not applied yet."""
         seat, options, view = self._next_view()
         before = getattr(self.agents[seat], "before_choose", None)
         if before is not None:  # e.g. a model seat's belief probe: before the timer starts
@@ -175,12 +206,7 @@ class Table:
         )
         self._count(seat, options, decided)
         self._offer(seat, decided.record)
-        if self.on_decision is not None:
-            r = self.on_decision(self.game, view, decided)
-            if r is not None:
-                await r
-        self.game.apply(decided.option)
-        return decided
+        return view, decided
 
     async def replay(self, rec: Recorded) -> Decided:
         """Apply a recorded decision, showing the seat the view it saw (see the module
@@ -244,15 +270,27 @@ class Table:
             )
         return None
 
-    async def play(self) -> TableResult:
-        """Play to the end, or until the game is void."""
-        void = None
+    async def steps(self) -> AsyncIterator[Step]:
+        """Play to the end, or until the game is void (:attr:`void`), yielding each decision
+        before its choice is applied (see the module docstring); :meth:`result` after."""
+        self.void = None
         while self.game.pending is not None:
-            void = self.void_reason()
-            if void is not None:
+            self.void = self.void_reason()
+            if self.void is not None:
                 break
-            await self.step()
-        return TableResult(self.game, self.stats, void)
+            view, decided = await self._ask()
+            yield Step(self.game, view, decided)
+            self.game.apply(decided.option)
+
+    def result(self) -> TableResult:
+        """The game as the walk left it, the seats' counts, and why it is void (if it is)."""
+        return TableResult(self.game, self.stats, self.void)
+
+    async def play(self) -> TableResult:
+        """Play to the end, or until the game is void; ``on_decision`` hears each step."""
+        async for step in self.steps():
+            await self._notify(step.view, step.decided)
+        return self.result()
 
 
 class TableSettings(TypedDict, total=False):

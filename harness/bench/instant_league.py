@@ -92,8 +92,8 @@ def held_runner(
     """A league runner of ``config`` into ``tmp / config.name`` and its model seats, every
     provider :class:`Held` by ``latency`` plus up to ``spread`` seconds (each provider's draws
     seeded by ``seed``)."""
-    from harness.league.model_seats import ModelSeats
     from harness.league.runner import LeagueRunner
+    from harness.play.model_seats import ModelSeats
 
     run_dir = tmp / config.name
     seats = ModelSeats(config, run_dir)

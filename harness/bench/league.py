@@ -176,7 +176,7 @@ def bench_models(
 ) -> dict[str, Any]:
     """Model-seat leagues against the instant server: throughput at 32 concurrent games and
     the overhead per model decision with one game at a time."""
-    from harness.league.model_seats import ModelSeats
+    from harness.play.model_seats import ModelSeats
 
     from .instant_server import InstantServer
 

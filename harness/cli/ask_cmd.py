@@ -27,14 +27,14 @@ from pydantic import ValidationError
 
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord, sha256_text
 from harness.agents.llm_agent import FatalModelError
-from harness.agents.model_spec import ModelSpec, ProviderName
+from harness.agents.model_spec import ModelSpec, ProviderName, counter_for
 from harness.agents.providers import ANSWER_MODES
 from harness.agents.providers.errors import TransientKind
 from harness.agents.redact import redact
 from harness.agents.sample_decision import Sample, ask, sample_decision
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
-from harness.views.tokens import counter_for, request_tokens
+from harness.views.tokens import request_tokens
 
 from .args import positive_float, seat_count
 from .errors import CliError

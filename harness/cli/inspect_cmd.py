@@ -18,7 +18,7 @@ from typing import Any, get_args
 from harness.agents.decision_record import FallbackReason
 from harness.analysis.run_moves import stored_moves
 from harness.engine.roles import ROLES
-from harness.league.ledger import SPENDING_CAP_FALLBACK
+from harness.play.ledger import SPENDING_CAP_FALLBACK
 from harness.records.store import RecordError
 from harness.replay import DecisionFilter, decision_json, inspect_decisions, render_decisions_text
 from harness.replay.decision_browser import model_known, run_models

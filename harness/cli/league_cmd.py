@@ -11,12 +11,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.league.agent_players import check_agent_players, check_mcp_players
-from harness.league.config import ConfigError, LeagueConfig, load_config
+from harness.league.config import LeagueConfig, load_config
 from harness.league.executors import EXECUTORS
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
 from harness.league.schedule import deals_and_seatings, skips_rotations
+from harness.league.served_players import check_mcp_players
+from harness.play.agent_players import check_agent_players
+from harness.play.config_files import ConfigError
 from harness.views.plural import count
 
 from . import league_report_cmd
@@ -86,7 +88,7 @@ def _positive_seconds(text: str) -> float:
 def _model_seats(config: Any, run_dir: Path) -> Any:
     if not config.has_seated:
         return None
-    from harness.league.model_seats import ModelSeats
+    from harness.play.model_seats import ModelSeats
 
     return ModelSeats(config, run_dir)
 
@@ -94,7 +96,7 @@ def _model_seats(config: Any, run_dir: Path) -> Any:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
-        check_agent_players(config)
+        check_agent_players(config.players)
         check_mcp_players(config)
     except ConfigError as e:
         raise CliError(str(e)) from None

@@ -17,9 +17,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.league.agent_players import check_agent_players, check_mcp_players
-from harness.league.config import ConfigError, LeagueConfig, load_config, parse_config
+from harness.league.config import LeagueConfig, load_config, parse_config
 from harness.league.runner import LeagueInterrupted, run_dir_for
+from harness.league.served_players import check_mcp_players
+from harness.play.agent_players import check_agent_players
+from harness.play.config_files import ConfigError
 from harness.views.plural import count
 
 from .args import free_port
@@ -147,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config, player = _config(args)
-        check_agent_players(config)
+        check_agent_players(config.players)
         check_mcp_players(config, served=player)
     except ConfigError as e:
         raise CliError(str(e)) from None

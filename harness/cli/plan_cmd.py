@@ -64,7 +64,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.league.config import ConfigError, load_config
+    from harness.league.config import load_config
+    from harness.play.config_files import ConfigError
     from harness.records.store import RecordError
     from harness.runs import PlanError, bench_source, make_plan, pilot_source, prompt_usage
     from harness.views.tokens import TokenizerError

@@ -11,16 +11,12 @@ import json
 from typing import Any
 
 from harness.agents.prompt_sample import sample_prompts
+from harness.agents.tokenizers import DEFAULT_TOKENIZER_MODEL, counter_named
 from harness.views.history import HISTORY_POLICIES
 from harness.views.names import LOCALES
 from harness.views.prompt_stats import CONTEXT_DECISIONS, PolicyMeter
 from harness.views.prompts import system_prompt_text
-from harness.views.tokens import (
-    DEFAULT_TOKENIZER_MODEL,
-    TokenCounter,
-    TokenizerError,
-    counter_named,
-)
+from harness.views.tokens import TokenCounter, TokenizerError
 
 from .args import add_series_args, positive_int
 from .errors import CliError

@@ -15,7 +15,8 @@ import asyncio
 from pathlib import Path
 from typing import Any, get_args
 
-from harness.league.config import ConfigError, load_config
+from harness.league.config import load_config
+from harness.play.config_files import ConfigError
 from harness.quiz.kinds import KIND_NAMES
 from harness.quiz.models import Dataset, Locale, QuizError, read_dataset
 

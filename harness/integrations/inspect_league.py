@@ -26,12 +26,14 @@ from typing import Any
 
 from harness.agents.mcp_seat import McpChannel
 from harness.engine import Game
-from harness.league.agent_players import check_agent_players, check_mcp_players
 from harness.league.config import load_config
-from harness.league.game_play import GameOutput
 from harness.league.model_calls import ModelCounts
 from harness.league.runner import LeagueRunner, run_dir_for
-from harness.league.schedule import GameSpec, build_schedule
+from harness.league.schedule import build_schedule
+from harness.league.served_players import check_mcp_players
+from harness.play.agent_players import check_agent_players
+from harness.play.game_spec import GameSpec
+from harness.play.recorder import GameOutput
 
 from .inspect_counts import counts_json
 from .inspect_seat import POLL_S, SolverSeat
@@ -54,7 +56,7 @@ class LeagueHost:
             raise ValueError(f"{config_path} has {len(served)} MCP players: one at most")
         if player not in {p.name for p in config.players}:
             raise ValueError(f"{config_path} has no player {player!r}")
-        check_agent_players(config)
+        check_agent_players(config.players)
         check_mcp_players(config, served=served[0] if served else None, solver=player)
         if served and mcp_port is None:
             raise ValueError(f"player {served[0]} is an MCP client's seat: give -T mcp_port=PORT")
@@ -81,7 +83,7 @@ class LeagueHost:
         async with self._lock:
             if self.channel is not None:
                 return self.channel
-            from harness.league.model_seats import ModelSeats
+            from harness.play.model_seats import ModelSeats
 
             runner = LeagueRunner(
                 self.config,

@@ -44,10 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
-from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, get_args
 
@@ -62,11 +59,8 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
     Score,
     Target,
-    metric,
     scorer,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
@@ -75,25 +69,24 @@ from harness.agents.external_seat import ExternalSeat
 from harness.agents.mcp_seat import McpBackend, McpChannel
 from harness.agents.model_spec import ModelSpec, build_model_seat
 from harness.agents.providers.base import AnswerMode
-from harness.agents.rulebot import RuleBot
-from harness.agents.seat import Decided
-from harness.agents.table import Table
-from harness.engine import Game, SeatView
-from harness.engine.roles import ROLES
-from harness.integrations.inspect_counts import counts_from_json, counts_json, merged_counts
+from harness.engine import Game
+from harness.integrations.inspect_counts import counts_from_json
 from harness.integrations.inspect_league import LeagueHost
 from harness.integrations.inspect_provider import InspectProvider
+from harness.integrations.inspect_samples import (
+    counted,
+    outcome_line,
+    sample_result,
+    sample_table,
+    start_run_folder,
+    write_game,
+)
+from harness.integrations.inspect_scores import fallback_flag, rate, task_metrics
 from harness.integrations.inspect_seat import SolverSeat, choose, first_messages, seat_of_sample
-from harness.league.game_play import decision_line, end_records, seat_outcome
-from harness.league.model_calls import ModelCounts
-from harness.records import DecisionLine, GameStart, RunStore
-from harness.records.models import SeatPlayer
-from harness.runs.flags import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
+from harness.runs.flags import DEFAULT_MAX_FALLBACK_RATE
 from harness.views.names import default_names
 
 ANSWER_MODES: tuple[str, ...] = get_args(AnswerMode)
-BOT_PLAYER = "rulebot"  # the league player of the rule-bot seats in a written run folder
-RUN_NAME = "inspect"
 
 
 @task
@@ -154,7 +147,7 @@ def bangarena(
             )  # fmt: skip
         )
     if run_dir is not None:
-        _start_run_folder(Path(run_dir), max_fallback_rate, locale)
+        start_run_folder(Path(run_dir), max_fallback_rate, locale)
     return Task(
         dataset=MemoryDataset(samples, name="bangarena"),
         setup=solver_seat(
@@ -176,7 +169,7 @@ def bangarena(
             price=price,
         ),
         scorer=game_result(max_fallback_rate=max_fallback_rate),
-        metrics=_metrics(max_fallback_rate),
+        metrics=task_metrics(max_fallback_rate),
     )
 
 
@@ -231,86 +224,23 @@ def bangarena_table(
         model_seat = build_model_seat(
             spec, names[seat], names, locale, provider=InspectProvider(model)
         )
-        game_id, game, players, lines, counts, table = _sample_table(
-            state, model_seat, player, history, decision_seconds, max_fallbacks
+        recorder, counts, table = sample_table(
+            state, model_seat, player, history, decision_seconds, max_fallbacks, "model"
         )
         try:
-            result = await table.play()
+            result = await recorder.walk(table, counted(counts, seat))
         finally:
             await model_seat.aclose()
         counts.games_read = 1
-        meta["result"] = _sample_result(result, seat, counts)
+        meta["result"] = sample_result(result, seat, counts)
         if run_dir is not None:
-            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, history)
+            write_game(Path(run_dir), recorder, result, t0)
         state.messages = _conversation(model_seat.llm.conversation)
-        state.output = ModelOutput.from_content(player, _outcome_line(meta, meta["result"]))
+        state.output = ModelOutput.from_content(player, outcome_line(meta, meta["result"]))
         state.completed = True
         return state
 
     return solve
-
-
-def _sample_table(
-    state: TaskState,
-    agent: Any,
-    player: str,
-    history: str | None,
-    decision_seconds: float,
-    max_fallbacks: int,
-) -> tuple[str, Game, list[str], list[DecisionLine], ModelCounts, Table]:
-    """The sample's game: ``agent`` (``player``) at the sample's seat, rule bots elsewhere; its
-    decisions kept as league decision lines and the seat's counted as league report counts a
-    game's file.  Returns the game id, the game, the players, the lines, the counts and the
-    table."""
-    meta = state.metadata
-    n, seat, game_seed = meta["seats"], meta["seat"], meta["seed"]
-    names = default_names(n)
-    agents = [agent if i == seat else RuleBot(names[i], seed=game_seed) for i in range(n)]
-    players = [player if i == seat else BOT_PLAYER for i in range(n)]
-    game = Game.new(n, meta["mode"], game_seed)
-    roles = [s.role for s in game.seats]
-    game_id = str(state.sample_id) + (f"-epoch-{state.epoch}" if state.epoch > 1 else "")
-    lines: list[DecisionLine] = []
-    counts = ModelCounts(player, player, history)
-
-    def on_decision(g: Game, view: SeatView, decided: Decided) -> None:
-        line = decision_line(game_id, len(lines) + 1, g, decided, players, roles)
-        lines.append(line)
-        if line.seat == seat:
-            counts.add(line)
-
-    table = Table(
-        game,
-        agents,
-        game_id=game_id,
-        timeout=decision_seconds,
-        max_model_fallbacks=max_fallbacks,
-        on_decision=on_decision,
-    )
-    return game_id, game, players, lines, counts, table
-
-
-def _sample_result(result: Any, seat: int, counts: ModelCounts) -> dict[str, Any]:
-    """A played game as the sample's result (what the scorer reads)."""
-    stats = result.stats[seat]
-    return {
-        "win": seat in result.winners,
-        "void": result.void,
-        "winning_side": result.winning_side,
-        "decisions": stats.decisions,
-        "model_decisions": counts.decisions,
-        "single_option": counts.single_option,
-        "fallbacks": sum(stats.fallbacks.values()),
-        "fallback_reasons": dict(stats.fallbacks),
-        "model_calls": counts.calls,
-        "rounds": result.game.round,
-        "counts": counts_json(counts),
-    }
-
-
-def _outcome_line(meta: dict[str, Any], r: dict[str, Any]) -> str:
-    outcome = "void" if r["void"] else ("won" if r["win"] else "lost")
-    return f"{meta['role']} at seat {meta['seat']}: {outcome} ({r['winning_side']} won)"
 
 
 # ------------------------------------------------------------------------------ solver seats
@@ -368,20 +298,20 @@ def _table_seat(
         locale,
         decision_seconds=decision_seconds,
     )
-    game_id, game, players, lines, counts, table = _sample_table(
-        state, agent, player, None, decision_seconds, max_fallbacks
+    recorder, counts, table = sample_table(
+        state, agent, player, None, decision_seconds, max_fallbacks, "inspect"
     )
+    game, game_id = table.game, recorder.ident.game_id
 
     async def play() -> dict[str, Any]:
         try:
-            result = await table.play()
+            result = await recorder.walk(table, counted(counts, seat))
         finally:
             await agent.aclose()
         counts.games_read = 1
-        r = _sample_result(result, seat, counts)
+        r = sample_result(result, seat, counts)
         if run_dir is not None:
-            _write_game(Path(run_dir), game_id, meta, game, result, players, lines, t0, None,
-                        kind="inspect")  # fmt: skip
+            write_game(Path(run_dir), recorder, result, t0)
         channel.game_over(
             game_id,
             {"game_id": game_id, "seat": seat, "role": meta["role"], "won": r["win"],
@@ -461,7 +391,7 @@ def _league_task(
         cleanup=_cleanup,
         solver=generate(),
         scorer=game_result(max_fallback_rate=max_fallback_rate),
-        metrics=_metrics(max_fallback_rate),
+        metrics=task_metrics(max_fallback_rate),
     )
 
 
@@ -474,190 +404,10 @@ def _conversation(transcript: Any) -> list[ChatMessage]:
     return out
 
 
-# ------------------------------------------------------------------------------ run folder
+# ------------------------------------------------------------------------------ the scorer
 
 
-def _start_run_folder(root: Path, max_fallback_rate: float, locale: str) -> None:
-    """The run folder's ``config.json``: what ``league report`` reads of a league config (the
-    fallback limit, the locale); the games are added as they end.  A folder that already holds
-    games is refused (its games would mix with this run's)."""
-    if (root / "games.jsonl").exists() and RunStore(root).games():
-        raise ValueError(f"run_dir {root} already holds games: give a new folder")
-    root.mkdir(parents=True, exist_ok=True)
-    RunStore(root).prepare()
-    config = {
-        "name": RUN_NAME,
-        "source": "inspect",
-        "paired": False,
-        "locale": locale,
-        "max_fallback_rate": max_fallback_rate,
-    }
-    (root / "config.json").write_text(json.dumps(config, indent=1) + "\n", encoding="utf-8")
-
-
-def _write_game(
-    root: Path,
-    game_id: str,
-    meta: dict[str, Any],
-    game: Game,
-    result: Any,
-    players: Sequence[str],
-    lines: list[DecisionLine],
-    t0: float,
-    history: str | None,
-    kind: str = "model",
-) -> None:
-    """One finished sample as a league game: its file and its ``games.jsonl`` line (the seat of
-    ``meta`` is of ``kind``: ``model``, the harness's model seat, or ``inspect``, a solver)."""
-    seat = meta["seat"]
-    names = default_names(meta["seats"])
-    ident = {
-        "run": RUN_NAME,
-        "game_id": game_id,
-        "seed": meta["seed"],
-        "seats": meta["seats"],
-        "mode": meta["mode"],
-        "deal": meta["deal"],
-        "rotation": 0,
-    }
-    kinds = [kind if i == seat else "bot" for i in range(len(players))]
-    start = GameStart(
-        **ident,
-        seating=[
-            SeatPlayer(
-                seat=i,
-                player=p,
-                kind=kinds[i],  # type: ignore[arg-type]
-                model=p if i == seat else None,
-                name=names[i],
-                history=history if i == seat else None,
-            )
-            for i, p in enumerate(players)
-        ],
-    )
-    outcomes = [
-        seat_outcome(game, i, p, kinds[i], p if i == seat else None, result.stats[i], lines)
-        for i, p in enumerate(players)
-    ]
-    end, record = end_records(ident, game, len(lines), outcomes, time.monotonic() - t0, result.void)
-    RunStore(root).write_game(start, lines, end, record)
-
-
-# ------------------------------------------------------------------------------ scores
-
-
-def _model_counts(scores: list[SampleScore]) -> ModelCounts | None:
-    """The model seat's counts over every scored game (``None`` when none was)."""
-    parts = []
-    for s in scores:
-        meta = s.score.metadata or {}
-        if isinstance(meta.get("counts"), dict):
-            parts.append(counts_from_json(meta["counts"]))
-    if not parts:
-        return None
-    return merged_counts(parts[0].player, parts)
-
-
-def fallback_flag(counts: ModelCounts, limit: float) -> str | None:
-    """The league's flag message when ``counts``' fallback share passes ``limit``."""
-    flags = fallback_flags([], {counts.player: counts}, limit)
-    return flags[0].message if flags else None
-
-
-def _rate(x: float | None) -> float:
-    """A rate for a metric (Inspect metrics are numbers): 0.0 when nothing was decided."""
-    return 0.0 if x is None else float(x)
-
-
-@metric
-def win_rate_by_role() -> Metric:
-    """Share of decided games won: ``all`` and one entry per role played (void games left out)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        played: Counter[str] = Counter()
-        won: Counter[str] = Counter()
-        for s in scores:
-            value = s.score.value
-            if not isinstance(value, dict) or value.get("void"):
-                continue
-            role = str(s.score.answer)
-            for key in ("all", role):
-                played[key] += 1
-                won[key] += int(value["win"])
-        keys = ["all", *(r for r in ROLES if played[r])]
-        return {k: won[k] / played[k] if played[k] else 0.0 for k in keys}
-
-    return compute
-
-
-@metric
-def fallback_rate() -> Metric:
-    """Model decisions that fell back / model decisions (decisions with more than one option),
-    over all games: ``league report``'s ``fallback_rate``."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        c = _model_counts(scores)
-        return _rate(c.fallback_per_decision if c else None)
-
-    return compute
-
-
-@metric
-def invalid_rate() -> Metric:
-    """Model decisions with at least one invalid answer / model decisions."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        c = _model_counts(scores)
-        return _rate(c.invalid_per_decision if c else None)
-
-    return compute
-
-
-@metric
-def timeout_rate() -> Metric:
-    """Model decisions with a timed-out call (or cut off by the timer) / model decisions."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        c = _model_counts(scores)
-        return _rate(c.timeout_per_decision if c else None)
-
-    return compute
-
-
-@metric
-def flagged(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Metric:
-    """1.0 when the run's fallback share of model decisions passes ``max_fallback_rate`` (its
-    win rates are not valid; each game's score names its own flag), else 0.0."""
-
-    def compute(scores: list[SampleScore]) -> float:
-        c = _model_counts(scores)
-        return 1.0 if c is not None and fallback_flag(c, max_fallback_rate) else 0.0
-
-    return compute
-
-
-@metric
-def void_games() -> Metric:
-    def compute(scores: list[SampleScore]) -> float:
-        return float(
-            sum(1 for s in scores if isinstance(s.score.value, dict) and s.score.value["void"])
-        )
-
-    return compute
-
-
-def _metrics(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> list[Metric]:
-    return [
-        win_rate_by_role(),
-        fallback_rate(),
-        invalid_rate(),
-        timeout_rate(),
-        flagged(max_fallback_rate),
-        void_games(),
-    ]
-
-
-@scorer(metrics=_metrics())
+@scorer(metrics=task_metrics())
 def game_result(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Any:
     """The game's result for the model seat: win, role, model decisions and fallbacks (the rates
     of ``league report``), and the flag when its fallback share passes ``max_fallback_rate``."""
@@ -666,7 +416,7 @@ def game_result(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Any:
         r = state.metadata.get("result") or await _solver_result(state)
         counts = counts_from_json(r["counts"])
         flag = fallback_flag(counts, max_fallback_rate)
-        explanation = _outcome_line(state.metadata, r) + (f"; FLAG: {flag}" if flag else "")
+        explanation = outcome_line(state.metadata, r) + (f"; FLAG: {flag}" if flag else "")
         return Score(
             value={
                 "win": 1 if r["win"] else 0,
@@ -674,9 +424,9 @@ def game_result(max_fallback_rate: float = DEFAULT_MAX_FALLBACK_RATE) -> Any:
                 "decisions": counts.decisions,
                 "single_option": counts.single_option,
                 "fallbacks": counts.fallback_total,
-                "fallback_rate": _rate(counts.fallback_per_decision),
-                "invalid_rate": _rate(counts.invalid_per_decision),
-                "timeout_rate": _rate(counts.timeout_per_decision),
+                "fallback_rate": rate(counts.fallback_per_decision),
+                "invalid_rate": rate(counts.invalid_per_decision),
+                "timeout_rate": rate(counts.timeout_per_decision),
                 "flagged": 1 if flag else 0,
             },
             answer=state.metadata["role"],

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from harness.agents.mcp_seat import McpChannel
-from harness.league.game_play import GameOutput
 from harness.league.runner import LeagueRunner
+from harness.play.recorder import GameOutput
 
 __all__ = ["attach", "game_result"]
 

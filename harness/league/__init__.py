@@ -1,1 +1,3 @@
-"""Leagues run: configs, schedules, seating players and running games into a run folder, and rule-bot tables for the balance measurement (finished runs are read by ``harness.runs``)."""
+"""Leagues run: configs, schedules and running games into a run folder (the seats and records of
+each game come from :mod:`harness.play`), and rule-bot tables for the balance measurement
+(finished runs are read by :mod:`harness.runs`)."""

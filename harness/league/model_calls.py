@@ -37,10 +37,10 @@ from harness.agents.decision_record import (
     INVALID_KINDS,
     TRUNCATED,
 )
+from harness.play.players import SEATED_KINDS
 from harness.records import DecisionLine, GameRecord, RunStore
 from harness.records.store import DamagedGame
 
-from .config import SEATED_KINDS
 from .stats_basic import percentile, share
 
 __all__ = [

@@ -34,7 +34,7 @@ naming every player it answers for, its locale and latency.
 
 The preflight's calls are not part of the run's game records, but they are real spend: every call
 (with the tokens and cost its decision record reports) becomes a ledger line of
-:mod:`harness.league.ledger` (``game_id`` null, ``purpose: "preflight"``) in
+:mod:`harness.play.ledger` (``game_id`` null, ``purpose: "preflight"``) in
 :attr:`PreflightReport.spend` (and :attr:`PreflightError.spend`), which ``league run`` writes to
 the run's ``spend.jsonl`` when it opens the run folder, so the spending caps count them.
 """
@@ -59,10 +59,10 @@ from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.model_seats import seat_spec
 
 from .config import LeagueConfig
-from .ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
-from .model_seats import seat_spec
 from .runner import CONFIG_FILE
 
 __all__ = [
@@ -433,8 +433,9 @@ def check_context(player: str, spec: ModelSpec, locale: str, signals: bool = Fal
     file or an encoding), never with the estimate and its margin."""
     if spec.context_tokens is None:
         return
+    from harness.agents.model_spec import counter_for
     from harness.views.prompts import system_prompt_text
-    from harness.views.tokens import TokenizerError, counter_for, request_tokens
+    from harness.views.tokens import TokenizerError, request_tokens
 
     try:
         counter = counter_for(spec)

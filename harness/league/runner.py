@@ -34,16 +34,19 @@ from typing import Any
 from harness.agents.deadline import watch_loop
 from harness.agents.decision_record import ANSWERED_KINDS
 from harness.agents.seat import FatalSeatError
+from harness.play.game_spec import GameSpec
+from harness.play.ledger import cap_reached, current_game
+from harness.play.players import SEATED_KINDS
+from harness.play.recorder import GameOutput
 from harness.records import DecisionLine, GameRecord, GameStart, RunStore
 from harness.records.rules_version import write_rules_version
 from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 from harness.views.rules_doc import RULES_VERSION
 
-from .config import SEATED_KINDS, LeagueConfig, parse_config
-from .game_play import GameOutput, ResumeMismatch, game_start, play_scheduled, played_before
-from .ledger import cap_reached, current_game
-from .schedule import GameSpec, build_schedule
+from .config import LeagueConfig, parse_config
+from .game_play import ResumeMismatch, game_start, play_scheduled, played_before
+from .schedule import build_schedule
 from .stopped import clear_stopped, only_stopped
 
 CONFIG_FILE = "config.json"
@@ -201,7 +204,7 @@ class LeagueRunner:
         done = len(self.schedule) - len(self.todo)
         self.progress = Progress(total=len(self.schedule), skipped=done)
         self.progress.done = done
-        self.model_seats = model_seats  # harness.league.model_seats.ModelSeats or None
+        self.model_seats = model_seats  # harness.play.model_seats.ModelSeats or None
         self.workers = workers or config.workers or os.cpu_count() or 1
         self.stop_reason: str | None = None
         self.interrupted: int | None = None  # the signal that stopped the run

@@ -24,28 +24,26 @@ import random
 import zlib
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from harness.play.game_spec import GameSpec
 from harness.views.plural import count
 
 from .config import LeagueConfig
+
+__all__ = [
+    "NAME_POOL",
+    "GameSpec",
+    "build_schedule",
+    "deal_seed",
+    "deals_and_seatings",
+    "distinct_rotations",
+    "skips_rotations",
+]
 
 NAME_POOL = (
     "Ada", "Bill", "Cole", "Dora", "Eli", "Faye", "Gus", "Hank", "Iris", "Jed", "Kit", "Lou",
     "Mae", "Ned", "Opal", "Pete", "Rosa", "Sam", "Tess", "Wade",
 )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    game_id: str
-    seats: int
-    mode: str
-    seed: int
-    deal: int
-    rotation: int
-    lineup: tuple[str, ...]  # player name per seat
-    names: tuple[str, ...]  # table name per seat
 
 
 def deal_seed(base_seed: int, seats: int, mode: str, deal: int) -> int:

@@ -3,7 +3,7 @@
 A preflight that refuses the run (:mod:`harness.league.preflight`) has often spent real calls
 already — the sample decision, and the same sample in other answer modes.  ``league run`` then
 still opens the run folder with its ``config.json``, the preflight's calls in ``spend.jsonl``
-(:mod:`harness.league.ledger`) and this record of why it stopped, so ``league report`` can show
+(:mod:`harness.play.ledger`) and this record of why it stopped, so ``league report`` can show
 the bill and the reason instead of "no finished games yet".  A run stopped only by a preflight
 (no game started) is started afresh by the next ``league run``, with or without ``--resume`` and
 whatever its config now says; its ledger keeps the earlier calls, so a spending cap counts them.
@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 
 __all__ = [
     "STOPPED_FILE",

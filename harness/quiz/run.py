@@ -1,7 +1,7 @@
 """``quiz run CONFIG``: ask the model players of a league config every question of a dataset.
 
 The models are asked exactly as they are at a game table — the same providers behind the same
-per-provider limits and spend ledger (:class:`~harness.league.model_seats.ModelSeats`), the same
+per-provider limits and spend ledger (:class:`~harness.play.model_seats.ModelSeats`), the same
 :class:`~harness.agents.llm_agent.LLMAgent` (answer modes, strict parsing, corrective re-prompts,
 retries, deadlines, response cache, decision records) built from each player's spec — with the
 rules document under test as the system prompt (:func:`harness.quiz.render.system_prompt`) and
@@ -41,9 +41,9 @@ from harness.agents.model_spec import build_llm_agent, build_provider
 from harness.agents.redact import redact
 from harness.engine.roles import MIN_SEATS, MODES
 from harness.league.config import LeagueConfig
-from harness.league.ledger import current_game
-from harness.league.model_seats import ModelSeats
 from harness.paths import RULES_MD_DIR
+from harness.play.ledger import current_game
+from harness.play.model_seats import ModelSeats
 from harness.records.store import read_records
 
 from .models import Dataset, QuizError, QuizQuestion, write_dataset

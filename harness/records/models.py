@@ -10,7 +10,7 @@
   far is kept too (each decision's ``elapsed_s``, and the start line's ``elapsed_s`` written when
   a run stops), so a resumed game's ``duration_s`` covers every session that played it.
 * ``spend.jsonl`` — the spend ledger: one line per model call (see
-  :mod:`harness.league.ledger`).
+  :mod:`harness.play.ledger`).
 * ``system_prompts.jsonl`` — each distinct system prompt once, keyed by its sha256.
 
 A **void** game (``void`` set to its reason) was ended before its result: its seats kept falling

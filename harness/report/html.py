@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.engine.roles import MODES, ROLES
-from harness.league.config import SEATED_KINDS
+from harness.play.players import SEATED_KINDS
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
 from harness.runs import score_text

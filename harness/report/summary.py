@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.league.config import SEATED_KINDS
 from harness.league.model_calls import (
     DEFAULT_HISTORY,
     ModelCounts,
@@ -30,6 +29,7 @@ from harness.league.model_calls import (
     history_policies,
 )
 from harness.league.stats_basic import clustered_wilson, wilson
+from harness.play.players import SEATED_KINDS
 from harness.records import GameRecord, RunStore
 from harness.records.deals import deal_of
 from harness.runs import RunFlags, game_void, run_config, run_flags

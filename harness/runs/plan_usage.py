@@ -2,7 +2,7 @@
 player's prompts as ``bangarena prompt-stats`` measures them
 (:func:`harness.agents.prompt_sample.sample_prompts`): rule-bot games at every table of the
 config, the player's history policy, locale and context budget, tokens counted with the model's
-own tokenizer as a model seat counts them (:func:`harness.views.tokens.counter_for`: its
+own tokenizer as a model seat counts them (:func:`harness.agents.model_spec.counter_for`: its
 ``tokenizer:``, else the configured server's tokenize endpoint when it has one and answers, else
 LiteLLM's tokenizer when it knows the model, else the estimate).  Each player's source line says
 which figures are measured (the prompts, counted by that tokenizer) and which are guessed (the
@@ -55,8 +55,8 @@ def _unstated_reasoning(params: Mapping[str, Any]) -> bool:
 def prompt_usage(config: LeagueConfig, games: int) -> dict[str, Usage]:
     """Per model player of ``config``: its :class:`Usage` from ``games`` rule-bot games per
     table (none when ``games`` is 0)."""
+    from harness.agents.model_spec import counter_for
     from harness.agents.prompt_sample import sample_prompts
-    from harness.views.tokens import counter_for
 
     out: dict[str, Usage] = {}
     if games <= 0:

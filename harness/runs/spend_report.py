@@ -1,5 +1,5 @@
 """The ``spend`` table of a league report: what every model player's calls cost, from the run's
-spend ledger (``spend.jsonl``, :mod:`harness.league.ledger`) rather than from the game records.
+spend ledger (``spend.jsonl``, :mod:`harness.play.ledger`) rather than from the game records.
 
 The game records hold the calls of the games with a result; the ledger holds every call that was
 sent — preflight samples, retries, calls of void games and of games abandoned by a stop — so the
@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 
 from harness.agents.decision_record import INVALID_KINDS
-from harness.league.ledger import SPEND_FILE, read_spend
+from harness.play.ledger import SPEND_FILE, read_spend
 from harness.records import RunStore
 from harness.records.store import RecordError
 from harness.views.plural import count

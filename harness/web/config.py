@@ -36,19 +36,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from harness.league.config import (
+from harness.league.config import LeagueConfig
+from harness.paths import RESULTS_DIR
+from harness.play.config_files import ConfigError, parse_settings, read_yaml
+from harness.play.players import (
     SEATED_KINDS,
-    ConfigError,
-    LeagueConfig,
     Locale,
     PlayerConfig,
     ProviderLimits,
     SpendingCaps,
-    parse_settings,
-    read_yaml,
+    TableSeating,
     unique_player_names,
 )
-from harness.paths import RESULTS_DIR
 
 from .limits import WebLimits
 from .origins import normal_origin
@@ -111,9 +110,20 @@ class WebConfig(BaseModel):
             if p.kind in SEATED_KINDS and p.kind not in ("mcp", "inspect")
         }
 
+    def seating(self, decision_seconds: float) -> TableSeating:
+        """These players and the settings their seats share, for the shared model-seat factory
+        (:class:`~harness.play.model_seats.ModelSeats`: one provider per model player behind
+        the per-provider limits)."""
+        return TableSeating(
+            players=self.players or [PlayerConfig(name="bot", kind="bot")],
+            locale=self.locale,
+            decision_seconds=decision_seconds,
+            retry_budget=self.retry_budget,
+            providers=self.providers,
+        )
+
     def league_config(self, decision_seconds: float) -> LeagueConfig:
-        """The league view of these players, for the league's shared model-seat factory (one
-        provider per model player behind the per-provider limits)."""
+        """The league view of these players (what the league's price check reads)."""
         return LeagueConfig(
             name=self.name,
             players=self.players or [PlayerConfig(name="bot", kind="bot")],

@@ -1,13 +1,16 @@
 """One game at a web table, played by the league's table runner.
 
-Every seat is a :class:`~harness.web.web_seat.WebSeat`; :func:`~harness.agents.table.play_game` asks
-them in turn with the table's decision timer and the R-5 fallback, exactly as in a league game.
+Every seat is a :class:`~harness.web.web_seat.WebSeat`; the table
+(:class:`~harness.agents.table.Table`) asks them in turn with the table's decision timer and the R-5
+fallback, exactly as in a league game.
 Before each decision the room pushes every connection its new view (so views follow every applied
 action); the seat then takes its time by a rule that does not depend on its number of options
 (:mod:`harness.web.pacing`): a person is asked every decision of theirs, forced ones included,
 with the timer shown to everyone, and a bot's or model's move comes after the table's pause (the
 speed setting).
-Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency.
+Each decision is kept as a league :class:`~harness.records.DecisionLine`, with a person's latency,
+by the one game recorder (:class:`~harness.play.recorder.GameRecorder`), which consumes the
+table's walk (:meth:`~harness.agents.table.Table.steps`).
 A person's timeout settles the rest of their turn (see :mod:`harness.web.web_seat`).
 """
 
@@ -19,12 +22,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from harness.agents import Decided
-from harness.agents.table import TableResult, play_game
-from harness.engine import Game, SeatView
-from harness.league.game_play import decision_line
-from harness.league.ledger import current_game
+from harness.agents.table import GameDidNotEnd, Step, Table, TableResult
+from harness.engine import Game
+from harness.play.ledger import current_game
+from harness.play.recorder import GameIdent, GameRecorder
 from harness.records import DecisionLine
+from harness.records.models import SeatPlayer
 
 from .match_stats import player_stats
 from .signals import SignalBoard
@@ -50,8 +53,9 @@ class Match:
     seats: list[WebSeat]
     decision_seconds: float
     entries: list[SeatEntry]
+    run: str = "web"  # the run folder's name (the config's)
     started_wall: float = field(default_factory=time.time)
-    decisions: list[DecisionLine] = field(default_factory=list)
+    recorder: GameRecorder = field(init=False)
     signals: SignalBoard = field(init=False)
     decision_started: float = 0.0
     deciding: int = -1
@@ -62,9 +66,21 @@ class Match:
 
     def __post_init__(self) -> None:
         self.signals = SignalBoard(self.game.n)
-        self.roles = [s.role for s in self.game.seats]
+        g = self.game
+        seating = [
+            SeatPlayer(seat=i, player=e.player, kind=e.kind, model=e.model, name=e.name)
+            for i, e in enumerate(self.entries)
+        ]
+        self.recorder = GameRecorder(
+            GameIdent(self.run, self.game_id, g.seed, g.n, g.mode), seating, g
+        )
         self.started_kinds = [s.controller for s in self.seats]
         self.started_players = [s.player for s in self.seats]
+
+    @property
+    def decisions(self) -> list[DecisionLine]:
+        """The game's decision lines so far."""
+        return self.recorder.decisions
 
     @property
     def decision_no(self) -> int:
@@ -95,10 +111,11 @@ class Match:
         self.deciding = seat
         self.decision_started = time.monotonic()
 
-    def on_decision(self, game: Game, view: SeatView, decided: Decided) -> None:
-        players = [s.player for s in self.seats]
-        line = decision_line(self.game_id, self.decision_no, game, decided, players, self.roles)
-        self.decisions.append(line)
+    def _recorded(self, step: Step) -> None:
+        """Keep ``step``'s decision line (the seats' players now: a person may have taken a seat
+        over) and settle a person's turn after a timeout."""
+        self.recorder.record(step, [s.player for s in self.seats])
+        game, decided = step.game, step.decided
         if decided.fallback == "timeout" and game.pending is not None:
             seat = game.pending.seat
             if self.seats[seat].timed_out() and self.on_timeout is not None:
@@ -108,14 +125,18 @@ class Match:
 
     async def play(self, on_end: Callable[[Match], Awaitable[None]]) -> None:
         current_game.set(self.game_id)  # the spend ledger's lines of this game's model calls
-        self.result = await play_game(
+        table = Table(
             self.game,
             self.seats,
             game_id=self.game_id,
             timeout=self.decision_seconds,
             policy="simplest",
-            on_decision=self.on_decision,
         )
+        async for step in table.steps():
+            self._recorded(step)
+        self.result = table.result()
+        if self.result.void is not None:
+            raise GameDidNotEnd(self.result.void)
         self.action_at = time.time()
         await on_end(self)
 

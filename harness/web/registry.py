@@ -174,7 +174,7 @@ class Registry:
         decision_seconds: float,
     ) -> Agent:
         """A model seat for ``player``, sharing its provider (and limits) with every table."""
-        from harness.league.schedule import GameSpec
+        from harness.play.game_spec import GameSpec
 
         refused = self.model_refusal()
         if refused is not None:
@@ -187,11 +187,11 @@ class Registry:
 
     def _seats(self) -> Any:
         """The model seats of every table (built on first use, with the spend ledger)."""
-        from harness.league.model_seats import ModelSeats
+        from harness.play.model_seats import ModelSeats
 
         if self._model_seats is None:
             self.store.prepare()  # the run folder keeps the model seats' system prompts
-            self._model_seats = ModelSeats(self.config.league_config(60.0), self.config.run_dir)
+            self._model_seats = ModelSeats(self.config.seating(60.0), self.config.run_dir)
             self.spending.attach(self._model_seats)
         return self._model_seats
 
@@ -215,10 +215,10 @@ class Registry:
         key.  Raises the provider's :class:`~harness.agents.llm_agent.FatalModelError` (one
         line) when a key is missing."""
         from harness.agents.model_spec import build_model_seat, build_provider
-        from harness.league.agent_players import check_agent_players
+        from harness.play.agent_players import check_agent_players
         from harness.views.names import default_names
 
-        check_agent_players(self.config.league_config(60.0))  # each agent: factory imports
+        check_agent_players(self.config.players)  # each agent: factory imports
         for name, p in self.config.model_players().items():
             if p.model is None:
                 continue

@@ -55,7 +55,10 @@ class RoomGame(RoomHostTools):
             raise RoomError("model_unavailable", f"a model seat cannot play: {e}") from None
         self.games += 1
         entries = [self._entry(i) for i in range(len(self.slots))]
-        self.match = Match(game, game_id, seats, float(self.settings.decision_seconds), entries)
+        self.match = Match(
+            game, game_id, seats, float(self.settings.decision_seconds), entries,
+            run=self.registry.config.name,
+        )  # fmt: skip
         self.match.on_timeout = lambda seat: self.note("timeout", seat)
         for c in self.connections():
             c.rewind()

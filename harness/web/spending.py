@@ -1,7 +1,7 @@
 """The web server's spending caps (config ``spending: {max_usd, max_tokens}``).
 
 Every model call of every table goes to the run folder's spend ledger
-(:mod:`harness.league.ledger`, through the league's model seats), and the caps count its totals
+(:mod:`harness.play.ledger`, through the league's model seats), and the caps count its totals
 for the whole server process — starting from the totals already in the ledger, so a restart with
 the same run folder continues like a league ``--resume``.
 
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from harness.league.config import SpendingCaps
-from harness.league.ledger import cap_reached
+from harness.play.ledger import cap_reached
+from harness.play.players import SpendingCaps
 
 if TYPE_CHECKING:
-    from harness.league.model_seats import ModelSeats
+    from harness.play.model_seats import ModelSeats
 
     from .config import WebConfig
 

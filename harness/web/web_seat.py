@@ -35,7 +35,7 @@ from typing import Literal
 from harness.agents.rulebot import RuleBot
 from harness.agents.seat_protocol import Agent, Choice
 from harness.engine import SeatView, simplest_for_view
-from harness.league.ledger import SPENDING_CAP_FALLBACK
+from harness.play.ledger import SPENDING_CAP_FALLBACK
 
 from .pacing import Pace
 

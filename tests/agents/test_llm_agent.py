@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 
 import pytest
 
+from harness.agents.answer_parse import correction_message, parse_answer
 from harness.agents.decision_record import ModelDecisionRecord, sha256_text
-from harness.agents.llm_agent import FatalModelError, LLMAgent, correction_message, parse_answer
+from harness.agents.llm_agent import FatalModelError, LLMAgent
 from harness.agents.pricing import PriceBook, cost_usd, unknown_prices
 from harness.agents.providers import (
     ANSWER_MODES,

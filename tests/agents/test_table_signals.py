@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from harness.agents.answer_parse import parse_answer
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.llm_agent import LLMAgent, parse_answer
+from harness.agents.llm_agent import LLMAgent
 from harness.agents.model_seat import ModelSeat
 from harness.agents.pricing import PriceBook
 from harness.agents.providers.base import (

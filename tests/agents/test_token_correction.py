@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.views import tokens
+from harness.agents import tokenizers
 from harness.views.history import DEFAULT_RESERVE_TOKENS
 from harness.views.tokens import TokenCounter
 from tests.agents.test_model_games import play, spec_for
@@ -23,14 +23,14 @@ CONTEXT = 24_000
 def openai_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[Backend]:
     pytest.importorskip("openai")
     monkeypatch.setenv(KEY_ENV, SECRET_KEY)
-    tokens.forget_servers()
+    tokenizers.forget_servers()
     backend = make_backend("openai")
     backend.script.usage_bytes_per_token = 1.0  # the server's tokenizer: a token per byte
     try:
         yield backend
     finally:
         backend.server.stop()
-        tokens.forget_servers()
+        tokenizers.forget_servers()
 
 
 def _requests(backend: Backend, context: int = CONTEXT) -> list[tuple[int, bool, int]]:
@@ -76,14 +76,14 @@ def test_with_the_servers_tokenizer_the_context_is_used_up_to_its_budget(
     near the budget — the margin of an estimate would restart them much earlier."""
     pytest.importorskip("openai")
     monkeypatch.setenv(KEY_ENV, SECRET_KEY)
-    tokens.forget_servers()
+    tokenizers.forget_servers()
     server = FakeOpenAIServer(tokenize="llama.cpp").start()
     backend = Backend("openai", "openai", "fake-gpt", server, {"base_url": server.base_url})
     try:
         requests = _requests(backend, context=16_000)
     finally:
         server.stop()
-        tokens.forget_servers()
+        tokenizers.forget_servers()
     assert server.tokenize_calls > 0
     reported = [n for _, _, n in requests]
     budget = 16_000 - DEFAULT_RESERVE_TOKENS

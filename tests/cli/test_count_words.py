@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 from harness.cli.main import main
-from harness.league.config import SpendingCaps
 from harness.league.runner import LeagueRunner
 from harness.league.runner import Progress as RunProgress
+from harness.play.players import SpendingCaps
 from harness.views.narrate import Narrator
 from harness.views.options import _module as option_templates
 from harness.views.plural import count

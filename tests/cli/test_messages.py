@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.config import ConfigError, parse_config
+from harness.league.config import parse_config
+from harness.play.config_files import ConfigError
 
 BASE = {
     "name": "t",

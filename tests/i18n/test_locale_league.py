@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.config import Locale, load_config
+from harness.league.config import load_config
 from harness.paths import CONFIGS_DIR
+from harness.play.players import Locale
 from harness.runs import build_report
 from harness.views.glossary import LOCALES, glossary
 from harness.views.prompts import system_prompt_text

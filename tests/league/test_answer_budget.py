@@ -18,10 +18,10 @@ from harness.agents.answer_budget import (
     max_tokens_of,
 )
 from harness.agents.providers.base import REASON_MAX_CHARS
+from harness.agents.tokenizers import prompt_token_counter
 from harness.league.config import parse_config
 from harness.league.preflight import preflight
 from harness.views.prompts import system_prompt_text
-from harness.views.tokens import prompt_token_counter
 from tests.fakes import FakeOpenAIServer
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 

@@ -27,9 +27,9 @@ import pytest
 
 from harness.agents.table import play_game
 from harness.engine import Game
-from harness.league.game_play import non_model_agent
-from harness.league.schedule import GameSpec
 from harness.league.stats_basic import t_quantile
+from harness.play.game_spec import GameSpec
+from harness.play.seats import non_model_agent
 from harness.records.deals import deal_key
 from harness.runs.stats import clustered_wilson, role_adjusted
 

@@ -20,12 +20,12 @@ from harness.league import runner as runner_module
 from harness.league.config import LeagueConfig, load_config, parse_config
 from harness.league.schedule import (
     NAME_POOL,
-    GameSpec,
     build_schedule,
     deal_seed,
     deals_and_seatings,
     distinct_rotations,
 )
+from harness.play.game_spec import GameSpec
 from harness.records import GameRecord, RunStore
 from harness.records.copies import distinct_games
 from harness.runs import build_report, load_run

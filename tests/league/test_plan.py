@@ -321,8 +321,8 @@ def test_without_a_model_pilot_prompts_are_measured(
     """No pilot: each model player's prompts are measured on rule-bot games of the config's
     tables; every request holds the system prompt; output tokens are the shortest valid answers
     (plus a thinking budget when the params set one), and dollars cover both."""
+    from harness.agents.tokenizers import counter_named
     from harness.views.prompts import system_prompt_text
-    from harness.views.tokens import counter_named
 
     cfg = tmp_path / "m.yaml"
     cfg.write_text(

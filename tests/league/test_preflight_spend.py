@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine
 from harness.league.stopped import read_stopped
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine
 from harness.records import RunStore
 from tests.fakes import FakeOpenAIServer, Status
 from tests.fakes.backends import KEY_ENV, SECRET_KEY

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 from harness.runs import build_report, markdown, save_report
 from tests.fakes import FakeOpenAIServer
 from tests.fakes.backends import KEY_ENV, SECRET_KEY

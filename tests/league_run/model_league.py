@@ -12,7 +12,7 @@ import yaml
 
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine
 from harness.records import DecisionLine, RunStore
 from tests.fakes.backends import model_player as fake_model_player
 from tests.fakes.server import FakeServer

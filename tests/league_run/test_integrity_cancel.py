@@ -20,7 +20,7 @@ from harness.agents.providers.base import ProviderReply, ProviderRequest
 from harness.agents.seat import decide
 from harness.agents.seat_protocol import Agent
 from harness.engine import Game, SeatView
-from harness.league.limits import LimitedProvider, RateLimiter
+from harness.play.provider_limits import LimitedProvider, RateLimiter
 from tests.fakes.backends import StubPrompts
 
 

@@ -16,8 +16,9 @@ import yaml
 
 from harness.cli.main import main
 from harness.engine import Game
-from harness.league.config import ConfigError, load_config, parse_config
+from harness.league.config import load_config, parse_config
 from harness.league.schedule import build_schedule
+from harness.play.config_files import ConfigError
 from harness.records import RunStore
 
 ROOT = Path(__file__).resolve().parents[2]

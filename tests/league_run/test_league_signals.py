@@ -290,7 +290,8 @@ def test_rule_bot_games_are_the_same_with_signals_on_and_off(
 
 
 def test_a_bad_signals_setting_is_a_one_line_config_error() -> None:
-    from harness.league.config import ConfigError, parse_config
+    from harness.league.config import parse_config
+    from harness.play.config_files import ConfigError
 
     base = {"name": "x", "players": [{"name": "b", "kind": "bot"}], "tables": [{"seats": [4]}],
             "games_per_table": 1}  # fmt: skip

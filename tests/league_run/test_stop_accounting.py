@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 from harness.records import RunStore
 from harness.runs import build_report, markdown
 from tests.fakes.backends import KEY_ENV, SECRET_KEY

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from harness.league.ledger import SPEND_FILE, read_spend
+from harness.play.ledger import SPEND_FILE, read_spend
 from harness.records import RunStore
 from harness.records.probes import PROBES_FILE, read_probes
 from tests.fakes.backends import KEY_ENV, SECRET_KEY

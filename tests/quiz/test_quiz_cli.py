@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger
 from harness.league.stats_basic import wilson
+from harness.play.ledger import SPEND_FILE, SpendLedger
 from harness.quiz.models import Dataset, read_dataset, write_dataset
 from harness.quiz.run import ANSWERS_FILE, read_answers
 from harness.quiz.summary import SUMMARY_FILE, read_summary

@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from harness.agents.llm_agent import LLMAgent, parse_answer
+from harness.agents.answer_parse import parse_answer
+from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
 from harness.agents.providers import (
     ANSWER_MODES,

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from harness.agents.answer_parse import parse_answer, truncated_answer
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
-from harness.agents.llm_agent import LLMAgent, parse_answer, truncated_answer
+from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
 from harness.agents.providers import answer_grammar, get_provider
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
+from harness.agents.tokenizers import server_tokenizer
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger
 from harness.league.stopped import read_stopped
+from harness.play.ledger import SPEND_FILE, SpendLedger
 from harness.views.prompts import system_prompt_text
-from harness.views.tokens import server_tokenizer
 
 pytestmark = pytest.mark.real_model
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.agents.tokenizers import server_tokenizer, tokenizer_named
 from harness.views.prompts import system_prompt_text
-from harness.views.tokens import approx_tokens, server_tokenizer, tokenizer_named
+from harness.views.tokens import approx_tokens
 
 pytestmark = pytest.mark.real_model
 

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from harness.agents import Decided
+from harness.agents.answer_parse import parse_answer, truncated_answer
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.llm_agent import parse_answer, truncated_answer
 from harness.agents.model_spec import ModelSpec, build_model_seat
 from harness.agents.table import TableResult, play_game
 from harness.engine import Game, SeatView, parse_action, simplest_for_view

@@ -17,15 +17,14 @@ from typing import Any
 
 import pytest
 
+from harness.agents import tokenizers
 from harness.agents.decision_record import ModelDecisionRecord
-from harness.agents.model_spec import ModelSpec, build_model_seat
+from harness.agents.model_spec import ModelSpec, build_model_seat, counter_for
 from harness.agents.rulebot import RuleBot
 from harness.engine import Game, SeatView, build_view
-from harness.views import tokens
 from harness.views.history import Transcript
 from harness.views.names import default_names
 from harness.views.prompts import PromptBuilder
-from harness.views.tokens import counter_for
 
 pytestmark = pytest.mark.real_model
 
@@ -69,7 +68,7 @@ async def _one_decision(seat: Any, names: Sequence[str]) -> None:
 def test_a_russian_decision_is_counted_as_the_server_counts_it(
     llama_server: str, record_property: Any
 ) -> None:
-    tokens.forget_servers()
+    tokenizers.forget_servers()
     names = default_names(4)
     spec = ModelSpec(
         provider="openai",

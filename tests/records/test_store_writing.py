@@ -11,8 +11,9 @@ import pytest
 
 from harness.agents.redact import REDACTED
 from harness.league.config import parse_config
-from harness.league.game_play import GameOutput, play_scheduled
+from harness.league.game_play import play_scheduled
 from harness.league.schedule import build_schedule
+from harness.play.recorder import GameOutput
 from harness.records import RunStore
 
 

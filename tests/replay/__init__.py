@@ -21,9 +21,10 @@ from harness.agents.model_spec import build_model_seat
 from harness.agents.providers.base import AnswerMode, Provider, ProviderReply, ProviderRequest
 from harness.league.config import parse_config
 from harness.league.game_play import play_scheduled
-from harness.league.model_seats import ModelSeats
 from harness.league.runner import prepare_run
-from harness.league.schedule import GameSpec, build_schedule
+from harness.league.schedule import build_schedule
+from harness.play.game_spec import GameSpec
+from harness.play.model_seats import ModelSeats
 from harness.records import RunStore
 
 PLAYERS: dict[str, str] = {"rulebot": "bot", "random": "random", "fakellm": "model"}

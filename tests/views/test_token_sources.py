@@ -1,6 +1,6 @@
-"""Which tokenizer a seat counts with (harness.views.tokens): the one its config names, the
-server's tokenize endpoint (llama.cpp's and llama-cpp-python's, against the fake OpenAI server),
-LiteLLM's for a model it knows, else the estimate times the stated margin; and the correction a
+"""Which tokenizer a seat counts with (:func:`harness.agents.model_spec.counter_for`): the one its
+config names, the server's tokenize endpoint (llama.cpp's and llama-cpp-python's, against the fake
+OpenAI server), LiteLLM's for a model it knows, else the estimate times the stated margin; and the correction a
 seat's counter learns from the server's reported prompt tokens."""
 
 from __future__ import annotations
@@ -11,17 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.agents.model_spec import ModelSpec
+from harness.agents import tokenizers
+from harness.agents.model_spec import ModelSpec, counter_for
+from harness.agents.tokenizers import counter_named, server_tokenizer
 from harness.views import tokens
 from harness.views.prompts import system_prompt_text
-from harness.views.tokens import (
-    ESTIMATE_MARGIN,
-    TokenCounter,
-    TokenizerError,
-    counter_for,
-    counter_named,
-    server_tokenizer,
-)
+from harness.views.tokens import ESTIMATE_MARGIN, TokenCounter, TokenizerError
 from tests.fakes.openai_server import FakeOpenAIServer, count_tokens
 
 RUSSIAN = "Шериф стреляет в бандита: «Бах!» — и у того остаётся одна пуля."
@@ -29,9 +24,9 @@ RUSSIAN = "Шериф стреляет в бандита: «Бах!» — и у 
 
 @pytest.fixture(autouse=True)
 def _fresh_servers() -> Iterator[None]:
-    tokens.forget_servers()
+    tokenizers.forget_servers()
     yield
-    tokens.forget_servers()
+    tokenizers.forget_servers()
 
 
 def _spec(**kw: object) -> ModelSpec:
@@ -56,7 +51,7 @@ def test_the_servers_tokenize_endpoint_is_detected_and_counts(kind: str) -> None
 def test_a_server_without_an_endpoint_gets_the_estimate_with_its_margin() -> None:
     with FakeOpenAIServer() as server:
         counter = counter_for(_spec(base_url=server.base_url))
-    base = tokens._Encoding("cl100k_base").count(RUSSIAN)
+    base = tokens.Encoding("cl100k_base").count(RUSSIAN)
     assert counter.source == f"estimate (cl100k_base x {ESTIMATE_MARGIN:g})"
     assert counter(RUSSIAN) == -(-base * ESTIMATE_MARGIN // 1)
 
@@ -111,7 +106,7 @@ def test_litellm_counts_the_models_it_knows() -> None:
 
 
 def test_the_correction_learns_an_upper_biased_ratio_from_reported_counts() -> None:
-    counter = TokenCounter(tokens._Estimate())
+    counter = TokenCounter(tokens.Estimate())
     assert counter.ratio == 1.0 and counter.corrected(1000) == 1000
     counter.learn(1000, 1300)
     counter.learn(1000, 1100)
@@ -132,7 +127,7 @@ def test_a_server_that_stops_answering_is_estimated_not_cached() -> None:
         assert found is not None
     # the server is gone: the count falls back to the estimate and is tried again next time
     n = found.count(RUSSIAN + "!")
-    assert n == tokens._Estimate().count(RUSSIAN + "!") and found.failures == 1
+    assert n == tokens.Estimate().count(RUSSIAN + "!") and found.failures == 1
     assert RUSSIAN + "!" not in found._cache
 
 

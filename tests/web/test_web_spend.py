@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.ledger import SPEND_FILE, SpendLedger
+from harness.play.ledger import SPEND_FILE, SpendLedger
 from harness.records import RunStore
 from harness.replay import DecisionFilter, inspect_decisions
 from tests.fakes import Malformed

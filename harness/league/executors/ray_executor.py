@@ -33,9 +33,9 @@ from harness.extras import require
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from harness.league.game_play import GameOutput
     from harness.league.runner import LeagueRunner
-    from harness.league.schedule import GameSpec
+    from harness.play.game_spec import GameSpec
+    from harness.play.recorder import GameOutput
     from harness.records import DecisionLine  # noqa: F401 - also imported where it is used
 
 
@@ -142,8 +142,8 @@ class RayExecutor:
     ) -> GameOutput:
         """Play (or continue) one model game as a streaming Ray task; what it sends is written
         here through ``on_line``, the runner's spend ledger and its store."""
-        from harness.league.game_play import GameOutput
-        from harness.league.ledger import SpendLine
+        from harness.play.ledger import SpendLine
+        from harness.play.recorder import GameOutput
         from harness.records import DecisionLine
         from harness.records.probes import ProbeRecord
 

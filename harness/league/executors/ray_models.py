@@ -7,7 +7,7 @@ builds the players' providers itself, so API keys are read from the worker's env
 never part of a task's arguments.
 
 Provider concurrency and rate limits are enforced for the whole cluster by one
-:class:`Limits` actor (the same :class:`~harness.league.limits.RateLimiter` the local run uses,
+:class:`Limits` actor (the same :class:`~harness.play.provider_limits.RateLimiter` the local run uses,
 held by the actor); once the driver stops the run, the actor answers every further request with
 "stopping" and no call is sent.
 """
@@ -21,12 +21,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from harness.league.config import LeagueConfig, ProviderLimits, parse_config
-from harness.league.game_play import GameOutput, play_scheduled
-from harness.league.ledger import SpendLine, current_game
-from harness.league.limits import RateLimiter
-from harness.league.model_seats import ModelSeats
-from harness.league.schedule import GameSpec
+from harness.league.config import LeagueConfig, parse_config
+from harness.league.game_play import play_scheduled
+from harness.play.game_spec import GameSpec
+from harness.play.ledger import SpendLine, current_game
+from harness.play.model_seats import ModelSeats
+from harness.play.players import ProviderLimits
+from harness.play.provider_limits import RateLimiter
+from harness.play.recorder import GameOutput
 from harness.records import DecisionLine
 from harness.records.probes import ProbeRecord
 

@@ -1,11 +1,10 @@
-"""External agent players of a league (``kind: agent``, ``kind: remote`` and ``kind: mcp``): their
-config fields, their seats, and their usage in the run's spend ledger.
+"""External agent players (``kind: agent``, ``kind: remote``, ``kind: mcp`` and ``kind: inspect``):
+their seats, and their usage in the run's spend ledger.
 
 * :func:`check_agent_players` (the fields each kind takes are checked by format in
-  :mod:`harness.league.agent_fields`, as the config is read) imports every ``agent:`` factory
-  before a run starts, so a bad path is a one-line :class:`ConfigError`;
-  :func:`check_mcp_players` checks that the run serves its MCP player (``bangarena mcp``), which
-  sits at most once in each game.
+  :mod:`harness.play.agent_fields`, as the config is read) imports every ``agent:`` factory
+  before a run starts, so a bad path is a one-line :class:`ConfigError`; that a league serves
+  its MCP and Inspect players is checked by :func:`harness.league.served_players.check_mcp_players`.
 * :class:`AgentSeats` — builds the seats (one Python agent per seat and game; one HTTP client per
   remote player, shared by its seats) and writes one spend line per message an agent answered
   or failed, with the tokens and dollars the agent reported, so the run's caps count them.
@@ -14,7 +13,7 @@ config fields, their seats, and their usage in the run's spend ledger.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from harness.agents.external_seat import ExternalSeat
@@ -23,22 +22,22 @@ from harness.agents.python_agent import AgentPathError, PythonBackend, load_fact
 from harness.agents.remote_agent import RemoteBackend, RemoteClient
 from harness.agents.seat_protocol import Agent
 
-from .config import ConfigError, LeagueConfig
+from .config_files import ConfigError
 from .ledger import SpendLine, current_game, now_utc
 
 if TYPE_CHECKING:
-    from .config import PlayerConfig
-    from .schedule import GameSpec
+    from .game_spec import GameSpec
+    from .players import PlayerConfig, SeatSettings
 
-__all__ = ["AgentSeats", "check_agent_players", "check_mcp_players"]
+__all__ = ["AgentSeats", "check_agent_players"]
 
 EXTERNAL_KINDS = ("agent", "remote", "mcp", "inspect")
 ANSWERED = (None, "unparseable", "illegal_option", "oversized")
 
 
-def check_agent_players(config: LeagueConfig) -> None:
+def check_agent_players(players: Sequence[PlayerConfig]) -> None:
     """Import every Python agent's factory; a :class:`ConfigError` (one line) when one fails."""
-    for p in config.players:
+    for p in players:
         if p.kind == "agent" and p.agent:
             try:
                 factory = load_factory(p.agent)
@@ -54,46 +53,12 @@ def check_agent_players(config: LeagueConfig) -> None:
                 raise ConfigError(f"player {p.name}: options do not fit {p.agent}: {e}") from None
 
 
-def check_mcp_players(
-    config: LeagueConfig, served: str | None = None, solver: str | None = None
-) -> None:
-    """A :class:`ConfigError` unless every ``kind: mcp`` player is ``served`` (the player
-    ``bangarena mcp`` serves) and every ``kind: inspect`` player is ``solver`` (the player the
-    Inspect task's solver plays), and each of them sits at most once in every game."""
-    for p in config.players:
-        if p.kind == "mcp" and p.name != served:
-            raise ConfigError(
-                f"player {p.name} is an MCP client's seat: serve it with "
-                f"'bangarena mcp CONFIG --player {p.name}' (one MCP player per run)"
-            )
-        if p.kind == "inspect" and p.name != solver:
-            raise ConfigError(
-                f"player {p.name} is an Inspect solver's seat: run 'inspect eval "
-                f"harness/integrations/inspect_task.py -T config=CONFIG -T player={p.name}'"
-            )
-    for player, kind, who in ((served, "mcp", "an MCP client"), (solver, "inspect", "a solver")):
-        if player is None:
-            continue
-        if config.player(player).kind != kind:
-            raise ConfigError(
-                f"player {player} is of kind {config.player(player).kind!r}, not {kind!r}"
-            )
-        from .schedule import build_schedule
-
-        for spec in build_schedule(config):
-            if spec.lineup.count(player) > 1:
-                raise ConfigError(
-                    f"game {spec.game_id} seats {player} {spec.lineup.count(player)} times: "
-                    f"{who} drives one seat, so list at least as many players as a table has seats"
-                )
-
-
 class AgentSeats:
     """The external agent seats of one run (see the module docstring)."""
 
     def __init__(
         self,
-        config: LeagueConfig,
+        config: SeatSettings,
         add_spend: Callable[[SpendLine], None],
         system_prompt_sink: Callable[[str, str], None] | None = None,
     ) -> None:

@@ -1,6 +1,6 @@
-"""Model seats for a league run: one provider per model player, shared by every game, behind the
-run's per-provider concurrency and rate limits; every call written to the run's spend ledger for
-the caps; system prompts stored once per run.
+"""Model seats for a run (a league's, or a web table's): one provider per model player, shared by
+every game, behind the run's per-provider concurrency and rate limits; every call written to the
+run's spend ledger for the caps; system prompts stored once per run.
 
 The table's settings apply to every seat alike: the league's decision timer and fallback policy
 override a model spec's; its retry budget applies unless the spec sets its own.
@@ -21,13 +21,13 @@ from harness.records import RunStore
 from harness.records.probes import PROBES_FILE, ProbeSink
 
 from .agent_players import AgentSeats
-from .config import LeagueConfig, ProviderLimits
+from .game_spec import GameSpec
 from .ledger import SPEND_FILE, SpendLedger, SpendLine, current_game, now_utc
-from .limits import LimitedProvider, RateLimiter
-from .schedule import GameSpec
+from .players import ProviderLimits, SeatSettings
+from .provider_limits import LimitedProvider, RateLimiter
 
 
-def seat_spec(config: LeagueConfig, spec: ModelSpec) -> ModelSpec:
+def seat_spec(config: SeatSettings, spec: ModelSpec) -> ModelSpec:
     update: dict[str, Any] = {
         "decision_seconds": config.decision_seconds,
         "fallback": config.fallback,
@@ -37,7 +37,7 @@ def seat_spec(config: LeagueConfig, spec: ModelSpec) -> ModelSpec:
     return spec.model_copy(update=update)
 
 
-def unknown_prices(config: LeagueConfig) -> list[str]:
+def unknown_prices(config: SeatSettings) -> list[str]:
     """Model players whose price is neither in the config nor in litellm's price map."""
     out = []
     for p in config.players:
@@ -52,13 +52,13 @@ def unknown_prices(config: LeagueConfig) -> list[str]:
 class ModelSeats:
     """The model seats of one run.
 
-    Every call passes through :class:`~harness.league.limits.LimitedProvider`: it is written to
-    the run's spend ledger (:mod:`harness.league.ledger`) when it ends, then ``on_spend(cost_usd,
+    Every call passes through :class:`~harness.play.provider_limits.LimitedProvider`: it is written to
+    the run's spend ledger (:mod:`harness.play.ledger`) when it ends, then ``on_spend(cost_usd,
     tokens)`` hears the run's totals (the runner checks its caps there).  Once :attr:`stopping`
     is set no further call is sent.
     """
 
-    def __init__(self, config: LeagueConfig, run_dir: Path) -> None:
+    def __init__(self, config: SeatSettings, run_dir: Path) -> None:
         self.config = config
         self.store = RunStore(run_dir)
         self.ledger = SpendLedger(run_dir / SPEND_FILE)

@@ -1,6 +1,6 @@
 """The fields each external player kind takes in a league config (``kind: agent`` needs an
 ``agent: package.module:factory``, ``kind: remote`` a ``url``), checked by format only: reading a
-run's config never imports an agent's code (:func:`~harness.league.agent_players.check_agent_players`
+run's config never imports an agent's code (:func:`~harness.play.agent_players.check_agent_players`
 does, before a run starts).
 
 It reads a player's fields through :class:`AgentFields` rather than the config model, so the

@@ -31,7 +31,7 @@ from harness.records.store import read_records
 if TYPE_CHECKING:
     from harness.agents.pricing import PriceBook
 
-    from .config import SpendingCaps
+    from .players import SpendingCaps
 
 SPEND_FILE = "spend.jsonl"
 LEDGER_SCHEMA_VERSION = 1
