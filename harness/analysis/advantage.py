@@ -101,6 +101,7 @@ class Departure:
     advantage: np.ndarray  # per seat: Q(chosen) − Q(reference)
     se: float  # the largest standard error over the seats
     playouts: int  # paired play-outs
+    seat_se: tuple[float, ...] = ()  # the standard error per seat
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,11 @@ def _se(rows: list[np.ndarray]) -> float:
     if len(a) < 2:
         return math.inf
     return float(a.std(axis=0, ddof=1).max() / math.sqrt(len(a)))
+
+
+def _seat_se(rows: list[np.ndarray]) -> tuple[float, ...]:
+    a = np.asarray(rows)
+    return tuple(float(v) for v in a.std(axis=0, ddof=1) / math.sqrt(len(a)))
 
 
 def _play(
@@ -185,9 +191,10 @@ def _base(seats: int, mode: str, seed: int, rng_seed: int) -> str:
 
 def advantage(
     before: Game, chosen: Action, reference: Sequence[Action], rule: PlayoutRule, rng: random.Random
-) -> tuple[np.ndarray, float, int]:
+) -> tuple[np.ndarray, float, int, tuple[float, ...]]:
     """``Q(chosen) − mean Q(reference)`` at ``before`` (a state whose pending decision has both
-    among its options) by paired play-outs: mean, standard error and pairs."""
+    among its options) by paired play-outs: mean, standard error (the largest over the seats),
+    pairs and the standard error per seat."""
     fed = fed_suspicions(before)
     rows: list[np.ndarray] = []
     target = rule.start
@@ -205,7 +212,7 @@ def advantage(
             if se <= rule.bound or target >= rule.cap:
                 break
             target = min(rule.cap, 2 * target)
-    return np.mean(rows, axis=0), se, len(rows)
+    return np.mean(rows, axis=0), se, len(rows), _seat_se(rows)
 
 
 def _shadows(n: int, seed: int) -> list[RuleBot]:
@@ -263,8 +270,8 @@ def advantage_adjust(
                 "bots are not the table's bots"
             )
         before = clone(game)
-        a, se, k = advantage(before, action, ties, rule, random.Random(f"{base}:{i}"))
-        departures.append(Departure(i, d.seat, text, tuple(shadow.last_ties), a, se, k))
+        a, se, k, seat_se = advantage(before, action, ties, rule, random.Random(f"{base}:{i}"))
+        departures.append(Departure(i, d.seat, text, tuple(shadow.last_ties), a, se, k, seat_se))
         game.apply(action)
     if game.pending is not None:
         raise ValueError(f"the game is not over after {len(actions)} decisions")

@@ -9,7 +9,10 @@ reference-policy advantage (:mod:`.advantage`), the agent's seat of unknown poli
 is drawn from generators seeded by the deal only, so the two agents of a deal share it exactly.
 For each pair the factor is Var(raw difference) / Var(adjusted difference) over the deals: how
 many times fewer paired deals the adjusted score needs for the same precision, with a
-percentile bootstrap interval over the deals.
+percentile bootstrap interval over the deals.  The play-out noise of the advantages (the mean
+over the deals of Σ se² of the agent's departures, unbiased for the variance it adds) is reported
+beside it, and so is the factor the same deals would give with exact advantages
+(Var(raw) / (Var(adjusted) − noise)): the most that more play-outs per departure could reach.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ class AdvScored:
     departures: int
     playouts: int
     cpu: float = 0.0  # CPU seconds of the scoring (V(deal) is paid by the deal's first agent)
+    noise: float = 0.0  # Σ over the departures of the seat's squared standard error
 
 
 def deal_game(
@@ -71,6 +75,7 @@ def score_deal(
     return AdvScored(
         epsilon, deal, float(r.raw[me]), float(r.adjusted[me]), len(r.departures), r.playouts,
         time.process_time() - t0,
+        sum(d.seat_se[me] ** 2 for d in r.departures),
     )  # fmt: skip
 
 
@@ -150,6 +155,10 @@ def summarize(scored: Sequence[AdvScored], epsilons: Sequence[AgentKey]) -> dict
         sd_r, sd_a = float(d_raw.std(ddof=1)), float(d_adj.std(ddof=1))
         delta = float(d_adj.mean())
         lo, hi = _factor_interval(d_raw, d_adj)
+        # the play-out noise of the two sides' advantages (unbiased for its variance): what
+        # more play-outs per departure could remove at most
+        noise = float(np.mean([by[ref][d].noise + by[e][d].noise for d in deals]))
+        exact = sd_a**2 - noise
         pairs.append(
             {
                 "pair": f"{label(ref)} vs {label(e)}",
@@ -161,6 +170,8 @@ def summarize(scored: Sequence[AdvScored], epsilons: Sequence[AgentKey]) -> dict
                 "factor": round(sd_r**2 / sd_a**2, 2) if sd_a > 0 else None,
                 "factor_lo": lo,
                 "factor_hi": hi,
+                "sd_playout_noise": round(math.sqrt(noise), 4),
+                "factor_exact_advantages": round(sd_r**2 / exact, 2) if exact > 0 else None,
                 "games_raw": _needed(sd_r, delta),
                 "games_adjusted": _needed(sd_a, delta),
                 "ordered": delta > 0,

@@ -232,6 +232,15 @@ def run_advantage(
             f"  {p['pair']:<24}{_ci(p['raw_diff']):<26}{_ci(p['adjusted_diff']):<26}"
             f"{p['sd_raw']:>7.3f}{p['sd_adjusted']:>7.3f}{gr:>10}{ga:>10}  {fa}{goal}"
         )
+    print(
+        "  play-out noise of the advantages (SD) and the factor with exact advantages, the most "
+        "more play-outs per departure could reach: "
+        + "; ".join(
+            f"{p['pair']} {p['sd_playout_noise']:.3f}, "
+            + ("-" if p["factor_exact_advantages"] is None else f"{p['factor_exact_advantages']}x")
+            for p in r["pairs"]
+        )
+    )
     if any(isinstance(a["epsilon"], str) for a in r["agents"]):
         print(
             "  model-first / model-random: a model seat answered by the test server (its first "
