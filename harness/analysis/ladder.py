@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from harness.agents.rulebot import RuleBot
-from harness.engine import SeatView
+from harness.engine.live_view import SeatInfo
 
 LADDER: tuple[float, ...] = (0.0, 0.05, 0.15, 0.3, 1.0)
 MODEL_AGENTS: tuple[str, ...] = ("model:first", "model:random")
@@ -37,7 +37,7 @@ class EpsilonBot(RuleBot):
         super().new_game(game_id, seat, seed)
         self._coin = random.Random(f"eps:{self._seed}:{seed}:{seat}")
 
-    def decide(self, view: SeatView, options: Sequence[str]) -> str:
+    def decide(self, view: SeatInfo, options: Sequence[str]) -> str:
         if len(options) > 1 and self.epsilon > 0 and self._coin.random() < self.epsilon:
             self.observe(view)
             return options[self._coin.randrange(len(options))]
@@ -60,7 +60,7 @@ class ModelAnswering(RuleBot):
         super().new_game(game_id, seat, seed)
         self._draw = random.Random(f"model:{seed}:{seat}")
 
-    def decide(self, view: SeatView, options: Sequence[str]) -> str:
+    def decide(self, view: SeatInfo, options: Sequence[str]) -> str:
         if self.how == "first" or len(options) == 1:
             return options[0]
         return options[self._draw.randrange(len(options))]

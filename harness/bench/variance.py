@@ -140,8 +140,8 @@ def bench_advantage(
     from harness.analysis.advantage_variance import play_pairs
     from harness.analysis.advantage_variance import summarize as summarize_pairs
 
-    ladder = [0.0, *[e for e in epsilons if e != 0.0]]
-    agents = [*ladder, *(models or [])]
+    ladder: list[float] = [0.0, *[e for e in epsilons if e != 0.0]]
+    agents: list[float | str] = [*ladder, *(models or [])]
     t0, cpu0 = time.perf_counter(), _cpu_seconds()
     with Progress("bench variance --advantage", games * len(agents), unit="games",
                   enabled=progress) as bar:  # fmt: skip
