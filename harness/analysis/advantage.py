@@ -28,7 +28,10 @@ table's bot is not the bot of the play-outs and the estimate would be biased, so
 ``R`` follows :class:`PlayoutRule`: start with ``start`` paired play-outs and double while the
 standard error of the advantage (the largest over the seats) is above ``bound``, up to ``cap``
 (``bound = 0``: always ``start``).  The rule reads only the spread of the paired differences,
-never their mean.  ``V(deal)`` follows the same rule on single play-outs.
+never their mean.  ``V(deal)`` follows the same rule on single play-outs; it depends on the deal
+alone (its generator is seeded by the deal, not by who played it), so it is computed once per
+deal and process (:func:`deal_value_of`, kept for the last :data:`DEAL_CACHE` deals): the games of
+one deal at other seatings or with other agents reuse it, with the same numbers.
 
 Nothing here is shown to a seat: the advantage is computed offline from a finished game's full
 record (every hand and the real deck), after the game.
@@ -40,6 +43,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -57,6 +61,7 @@ SeatPolicy = Literal["rulebot", "unknown"]
 DEFAULT_START = 8
 DEFAULT_BOUND = 0.05
 DEFAULT_CAP = 64
+DEAL_CACHE = 256  # deals whose V(deal) a process keeps
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,7 @@ class Departure:
     advantage: np.ndarray  # per seat: Q(chosen) − Q(reference)
     se: float  # the largest standard error over the seats
     playouts: int  # paired play-outs
+    seat_se: tuple[float, ...] = ()  # the standard error per seat
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,11 @@ def _se(rows: list[np.ndarray]) -> float:
     if len(a) < 2:
         return math.inf
     return float(a.std(axis=0, ddof=1).max() / math.sqrt(len(a)))
+
+
+def _seat_se(rows: list[np.ndarray]) -> tuple[float, ...]:
+    a = np.asarray(rows)
+    return tuple(float(v) for v in a.std(axis=0, ddof=1) / math.sqrt(len(a)))
 
 
 def _play(
@@ -157,11 +168,33 @@ def deal_value(game: Game, rule: PlayoutRule, rng: random.Random) -> tuple[np.nd
     return np.mean(rows, axis=0), se, len(rows)
 
 
+def deal_value_of(
+    seats: int, mode: str, seed: int, rule: PlayoutRule, rng_seed: int
+) -> tuple[np.ndarray, float, int]:
+    """:func:`deal_value` of the deal ``(seats, mode, seed)`` before any decision, from the
+    generator that :func:`advantage_adjust` seeds for it; kept per deal (a copy is returned)."""
+    v, se, k = _deal_value_cached(seats, mode, seed, rule, rng_seed)
+    return v.copy(), se, k
+
+
+@lru_cache(maxsize=DEAL_CACHE)
+def _deal_value_cached(
+    seats: int, mode: str, seed: int, rule: PlayoutRule, rng_seed: int
+) -> tuple[np.ndarray, float, int]:
+    base = _base(seats, mode, seed, rng_seed)
+    return deal_value(Game.new(seats, mode, seed), rule, random.Random(f"{base}:deal"))
+
+
+def _base(seats: int, mode: str, seed: int, rng_seed: int) -> str:
+    return f"advantage:{rng_seed}:{seats}:{mode}:{seed}"
+
+
 def advantage(
     before: Game, chosen: Action, reference: Sequence[Action], rule: PlayoutRule, rng: random.Random
-) -> tuple[np.ndarray, float, int]:
+) -> tuple[np.ndarray, float, int, tuple[float, ...]]:
     """``Q(chosen) − mean Q(reference)`` at ``before`` (a state whose pending decision has both
-    among its options) by paired play-outs: mean, standard error and pairs."""
+    among its options) by paired play-outs: mean, standard error (the largest over the seats),
+    pairs and the standard error per seat."""
     fed = fed_suspicions(before)
     rows: list[np.ndarray] = []
     target = rule.start
@@ -179,7 +212,7 @@ def advantage(
             if se <= rule.bound or target >= rule.cap:
                 break
             target = min(rule.cap, 2 * target)
-    return np.mean(rows, axis=0), se, len(rows)
+    return np.mean(rows, axis=0), se, len(rows), _seat_se(rows)
 
 
 def _shadows(n: int, seed: int) -> list[RuleBot]:
@@ -206,12 +239,12 @@ def advantage_adjust(
     whoever plays it (paired deals share it exactly).  Raises ``ValueError`` when the actions
     do not finish the game."""
     rule = rule or PlayoutRule()
-    base = f"advantage:{rng_seed}:{seats}:{mode}:{seed}"
+    base = _base(seats, mode, seed, rng_seed)
     game = Game.new(seats, mode, seed)
     n = game.n
     if len(policies) != n:
         raise ValueError(f"{len(policies)} policies for {n} seats")
-    v0, se0, k0 = deal_value(game, rule, random.Random(f"{base}:deal"))
+    v0, se0, k0 = deal_value_of(seats, mode, seed, rule, rng_seed)
     shadows = _shadows(n, seed)
     seen = [0] * n
     departures: list[Departure] = []
@@ -237,8 +270,8 @@ def advantage_adjust(
                 "bots are not the table's bots"
             )
         before = clone(game)
-        a, se, k = advantage(before, action, ties, rule, random.Random(f"{base}:{i}"))
-        departures.append(Departure(i, d.seat, text, tuple(shadow.last_ties), a, se, k))
+        a, se, k, seat_se = advantage(before, action, ties, rule, random.Random(f"{base}:{i}"))
+        departures.append(Departure(i, d.seat, text, tuple(shadow.last_ties), a, se, k, seat_se))
         game.apply(action)
     if game.pending is not None:
         raise ValueError(f"the game is not over after {len(actions)} decisions")

@@ -4,7 +4,8 @@
 ``V(deal)``, every departure from the reference policy with its advantage and the adjusted score
 per seat (:mod:`.advantage`).  Lines are appended and flushed as games finish, so a stopped
 computation resumes; a line counts only for the same play-out rule and seat policies.  Games
-are computed on ``workers`` local processes (a process pool, as ``bench variance``).  A seat
+are computed on ``workers`` local processes (a process pool, as ``bench variance``), the games of
+one deal (a paired schedule's seatings) in one process, so its ``V(deal)`` is played out once.  A seat
 recorded as a rule bot (kind ``bot``) must play as the rule bot of the play-outs: a choice it
 would not make is a :class:`~harness.records.store.RecordError` naming the game and decision.
 Every other seat (a model, a person, an agent, a random seat) is of unknown policy.
@@ -173,30 +174,46 @@ def run_advantage(
                 progress(computed[0], len(jobs))
 
         if workers <= 1 or len(jobs) == 1:
-            for job in jobs.values():
-                keep(_score(job))
+            for group in by_deal(list(jobs.values())):
+                for job in group:
+                    keep(_score(job))
         else:
             _pool(list(jobs.values()), workers, keep)
     return out
 
 
+def _score_deal(jobs: list) -> list[AdvantageLine]:  # type: ignore[type-arg]
+    """The games of one deal, in one process (their ``V(deal)`` is computed once)."""
+    return [_score(job) for job in jobs]
+
+
+def by_deal(jobs: list) -> list[list]:  # type: ignore[type-arg]
+    """``jobs`` grouped by deal (table size, mode, seed), in the order of each deal's first."""
+    groups: dict[tuple[int, str, int], list] = {}  # type: ignore[type-arg]
+    for job in jobs:
+        groups.setdefault((job[1], job[2], job[3]), []).append(job)
+    return list(groups.values())
+
+
 def _pool(jobs: list, workers: int, keep: Callable[[AdvantageLine], None]) -> None:  # type: ignore[type-arg]
-    """Score ``jobs`` on ``workers`` processes, at most ``2 × workers`` in flight; each line is
-    kept as soon as it is done (so a stop loses only the games in flight)."""
+    """Score ``jobs`` on ``workers`` processes, a deal's games together, at most
+    ``2 × workers`` deals in flight; each deal's lines are kept as soon as it is done (so a
+    stop loses only the deals in flight)."""
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: set[Future[AdvantageLine]] = set()
-        it = iter(jobs)
-        for job in it:
-            pending.add(pool.submit(_score, job))
+        pending: set[Future[list[AdvantageLine]]] = set()
+        it = iter(by_deal(jobs))
+        for group in it:
+            pending.add(pool.submit(_score_deal, group))
             if len(pending) >= 2 * workers:
                 break
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
-                keep(f.result())
+                for line in f.result():
+                    keep(line)
                 nxt = next(it, None)
                 if nxt is not None:
-                    pending.add(pool.submit(_score, nxt))
+                    pending.add(pool.submit(_score_deal, nxt))
 
 
 def _job(

@@ -25,7 +25,7 @@ from harness.agents.rulebot import RuleBot
 from harness.engine import Game
 
 from .fitted import FittedValue
-from .ladder import EpsilonBot, label
+from .ladder import AgentKey, EpsilonBot, label
 from .luck import Policy, luck_adjust
 from .playout import play_out
 
@@ -138,7 +138,7 @@ def mean_ci(x: np.ndarray) -> dict[str, float]:
 
 class _ByDeal(Protocol):
     @property
-    def epsilon(self) -> float: ...
+    def epsilon(self) -> AgentKey: ...
     @property
     def deal(self) -> int: ...
     @property
@@ -151,11 +151,13 @@ S = TypeVar("S", bound=_ByDeal)
 
 
 def paired_by_deal(
-    scored: Sequence[S], epsilons: Sequence[float]
-) -> tuple[dict[float, dict[int, S]], list[int], dict[float, np.ndarray], dict[float, np.ndarray]]:
+    scored: Sequence[S], epsilons: Sequence[AgentKey]
+) -> tuple[
+    dict[AgentKey, dict[int, S]], list[int], dict[AgentKey, np.ndarray], dict[AgentKey, np.ndarray]
+]:
     """Scores by agent and deal, the deals every agent played, and per agent the raw and the
     adjusted results on those deals (in deal order, so agents pair deal by deal)."""
-    by: dict[float, dict[int, S]] = {e: {} for e in epsilons}
+    by: dict[AgentKey, dict[int, S]] = {e: {} for e in epsilons}
     for s in scored:
         by[s.epsilon][s.deal] = s
     deals = sorted(set.intersection(*(set(v) for v in by.values())))

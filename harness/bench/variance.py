@@ -133,21 +133,27 @@ def bench_advantage(
     rule: Any,
     workers: int,
     progress: bool,
+    models: list[str] | None = None,
 ) -> dict[str, Any]:
+    """The ε-agents of ``epsilons`` and the model agents of ``models`` (``model:first``,
+    ``model:random``: a model seat answered by the test server) each paired with the rule bot."""
     from harness.analysis.advantage_variance import play_pairs
     from harness.analysis.advantage_variance import summarize as summarize_pairs
 
-    agents = [0.0, *[e for e in epsilons if e != 0.0]]
-    t0 = time.perf_counter()
+    ladder: list[float] = [0.0, *[e for e in epsilons if e != 0.0]]
+    agents: list[float | str] = [*ladder, *(models or [])]
+    t0, cpu0 = time.perf_counter(), _cpu_seconds()
     with Progress("bench variance --advantage", games * len(agents), unit="games",
                   enabled=progress) as bar:  # fmt: skip
         scored = play_pairs(agents, games, seats, mode, rule, workers, bar.advance)
     s = summarize_pairs(scored, agents)
     seconds = time.perf_counter() - t0
+    cpu = _cpu_seconds() - cpu0
     for p in s["pairs"]:
         goal = ADVANTAGE_GOALS.get(p["epsilon"])
         p["goal"] = goal
         p["pass"] = None if goal is None else p["factor"] is not None and p["factor"] >= goal
+    on_ladder = [a for a in s["agents"] if a["epsilon"] in ladder]
     return {
         "benchmark": "variance-advantage",
         "seats": seats,
@@ -155,14 +161,25 @@ def bench_advantage(
         "playouts": {"start": rule.start, "se_bound": rule.bound, "cap": rule.cap},
         "workers": workers,
         **s,
-        "ladder_ordered": all(p["ordered"] for p in s["pairs"])
+        "ladder_ordered": all(p["ordered"] for p in s["pairs"] if p["epsilon"] in ladder)
         and all(
             a["adjusted"]["mean"] >= b["adjusted"]["mean"]
-            for a, b in zip(s["agents"], s["agents"][1:], strict=False)
+            for a, b in zip(on_ladder, on_ladder[1:], strict=False)
         ),
         "seconds": round(seconds, 1),
         "seconds_per_game": round(seconds * workers / max(1, len(scored)), 2),
+        "cpu_seconds_per_game": round(cpu / max(1, len(scored)), 2),
     }
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and its finished child processes so far (the play-outs' own
+    time, whatever else loads the machine)."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def run_advantage(
@@ -173,9 +190,10 @@ def run_advantage(
     rule: Any,
     workers: int,
     progress: bool = True,
+    models: list[str] | None = None,
 ) -> int:
     """``--advantage``: raw vs advantage-adjusted on paired deals; figures and the JSON line."""
-    r = bench_advantage(games, seats, mode, epsilons, rule, workers, progress)
+    r = bench_advantage(games, seats, mode, epsilons, rule, workers, progress, models)
     pl = r["playouts"]
     print(
         f"variance benchmark (advantage): {r['deals']} paired deals per agent, seats "
@@ -184,16 +202,17 @@ def run_advantage(
         f"at most {pl['cap']}"
     )
     print(
-        f"  {'agent':<9}{'raw win rate [95% CI]':<26}{'adjusted [95% CI]':<26}"
-        f"{'departures':>11}{'play-outs':>11}  (per game)"
+        f"  {'agent':<14}{'raw win rate [95% CI]':<26}{'adjusted [95% CI]':<26}"
+        f"{'departures':>11}{'play-outs':>11}{'CPU s':>8}  (per game)"
     )
     for a in r["agents"]:
         print(
-            f"  {a['agent']:<9}{_ci(a['raw']):<26}{_ci(a['adjusted']):<26}"
+            f"  {a['agent']:<14}{_ci(a['raw']):<26}{_ci(a['adjusted']):<26}"
             f"{a['departures_per_game']:>11.2f}{a['playouts_per_game']:>11.1f}"
+            f"{a['cpu_seconds_per_game']:>8.2f}"
         )
     print(
-        f"  {'pair':<20}{'raw diff [95% CI]':<26}{'adjusted diff [95% CI]':<26}{'SD raw':>7}"
+        f"  {'pair':<24}{'raw diff [95% CI]':<26}{'adjusted diff [95% CI]':<26}{'SD raw':>7}"
         f"{'SD adj':>7}{'games raw':>10}{'games adj':>10}  factor [95% CI]"
     )
     for p in r["pairs"]:
@@ -210,9 +229,26 @@ def run_advantage(
             else f" (goal >= {p['goal']:g}x: {'PASS' if p['pass'] else 'FAIL'})"
         )
         print(
-            f"  {p['pair']:<20}{_ci(p['raw_diff']):<26}{_ci(p['adjusted_diff']):<26}"
+            f"  {p['pair']:<24}{_ci(p['raw_diff']):<26}{_ci(p['adjusted_diff']):<26}"
             f"{p['sd_raw']:>7.3f}{p['sd_adjusted']:>7.3f}{gr:>10}{ga:>10}  {fa}{goal}"
         )
-    print(f"  agents ordered by adjusted score: {'yes' if r['ladder_ordered'] else 'no'}")
-    print(f"  time: {r['seconds']} s ({r['seconds_per_game']} s per game per process)")
+    print(
+        "  play-out noise of the advantages (SD) and the factor with exact advantages, the most "
+        "more play-outs per departure could reach: "
+        + "; ".join(
+            f"{p['pair']} {p['sd_playout_noise']:.3f}, "
+            + ("-" if p["factor_exact_advantages"] is None else f"{p['factor_exact_advantages']}x")
+            for p in r["pairs"]
+        )
+    )
+    if any(isinstance(a["epsilon"], str) for a in r["agents"]):
+        print(
+            "  model-first / model-random: a model seat answered by the test server (its first "
+            "offered option / a random one), rule bots elsewhere"
+        )
+    print(f"  ε-agents ordered by adjusted score: {'yes' if r['ladder_ordered'] else 'no'}")
+    print(
+        f"  time: {r['seconds']} s ({r['seconds_per_game']} s per game per process; CPU "
+        f"{r['cpu_seconds_per_game']} s per game)"
+    )
     return print_result(r)

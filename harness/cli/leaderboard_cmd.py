@@ -43,9 +43,14 @@ def _ci(v: float, lo: float, hi: float, points: bool = False) -> str:
     return score_text(v, lo, hi, points)
 
 
+def _advantage(v: float, lo: float, hi: float, points: bool) -> str:
+    """The advantage-adjusted score as :func:`_ci`, ``–`` where a seat of the row has none."""
+    return "–" if math.isnan(v) else _ci(v, lo, hi, points)
+
+
 def run(args: argparse.Namespace) -> int:
     from harness.records.store import RecordError
-    from harness.report.leaderboard import leaderboard_table, save
+    from harness.report.leaderboard import has_advantage, leaderboard_table, save
     from harness.runs import ROLE_ADJUSTED, pool_runs
 
     out = Path(args.out)
@@ -75,9 +80,16 @@ def run(args: argparse.Namespace) -> int:
     print(
         "  players by role-adjusted score; per role the win rate in %, role-adjusted scores in pp"
     )
+    adv = has_advantage(table)
+    if adv:
+        print(
+            "  advantage: the stored advantage-adjusted score (RUN/analysis/advantage.jsonl; "
+            "league report --advantage computes it), – where a seat has none"
+        )
     print(
         f"  {'player':<18}{'role':<21}{'n':>6}  {'raw [95% CI]':<30}{'adjusted [95% CI]':<30}"
-        f"{'rating μ [95% CI]'}"
+        + (f"{'advantage [95% CI]':<30}" if adv else "")
+        + f"{'rating μ [95% CI]'}"
     )
     for r in table.itertuples(index=False):
         rating = "" if math.isnan(r.mu) else f"{r.mu:.1f} [{r.mu_lo:.1f}, {r.mu_hi:.1f}]"
@@ -85,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"  {r.player:<18}{r.role:<21}{r.seat_games:>6}  "
             f"{_ci(r.raw, r.raw_lo, r.raw_hi, pp):<30}"
-            f"{_ci(r.adjusted, r.adj_lo, r.adj_hi, pp):<30}{rating}"
+            f"{_ci(r.adjusted, r.adj_lo, r.adj_hi, pp):<30}"
+            + (f"{_advantage(r.advantage, r.adv_lo, r.adv_hi, pp):<30}" if adv else "")
+            + rating
         )
     print(f"  wrote {csv_path} and {html_path}")
     return 0

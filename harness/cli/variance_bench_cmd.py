@@ -34,6 +34,16 @@ def _epsilons(text: str) -> list[float]:
     return out
 
 
+def _models(text: str) -> list[str]:
+    """``first,random``: the model agents, each paired with the rule bot."""
+    out = []
+    for t in (t.strip() for t in text.split(",")):
+        if t not in ("first", "random"):
+            raise argparse.ArgumentTypeError(f"a model answers 'first' or 'random', not {t!r}")
+        out.append(f"model:{t}")
+    return out
+
+
 def _bound(text: str) -> float:
     try:
         v = float(text)
@@ -90,6 +100,14 @@ def register_bench(bsub: Any) -> None:
         help="ε of the agents each compared with the rule bot (default 0.15,0.5)",
     )
     a.add_argument(
+        "--models",
+        type=_models,
+        default=[],
+        help="also pair the rule bot with a model seat answered by the test server: 'first' "
+        "(its first offered option, the fake server's default answer) and/or 'random', e.g. "
+        "first,random (slow: such a seat departs from the rule bot at most decisions)",
+    )
+    a.add_argument(
         "--playouts",
         type=positive_int,
         default=DEFAULT_START,
@@ -125,7 +143,7 @@ def run_variance(args: argparse.Namespace) -> int:
             raise CliError(str(e)) from None
         return variance.run_advantage(
             args.games, args.seats, args.mode, args.pair, rule, args.workers,
-            progress=not args.no_progress,
+            progress=not args.no_progress, models=args.models,
         )  # fmt: skip
     if args.ceiling:
         return variance.run_ceiling(args.train_deals, args.games, args.samples, args.workers)

@@ -16,6 +16,14 @@ order, 95 % intervals from a bootstrap of whole deals:
 :func:`harness.runs.ratings.compute_ratings`).  Every interval is clustered by deal (the pooled
 seats' ``deal_key``: one seed at one table size and mode, whichever run played it); with one deal
 there is none (NaN in the CSV, "[–]" on the page).
+
+The advantage-adjusted score (``advantage``, ``adv_lo``, ``adv_hi``: the rule-bot value of the
+deal plus the play-out advantages of the departures from the rule bot,
+:mod:`harness.analysis.run_advantage`) is read as stored in each run's
+``RUN/analysis/advantage.jsonl`` (``league report --advantage`` computes it; the leaderboard plays
+no play-outs), with its deal-clustered interval as ``league report --luck`` shows it; NaN (and no
+column on the page and in the terminal when no row has one) unless every seat of the row has a
+stored score.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import Any
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from harness.analysis.run_advantage import ADVANTAGE_DIR, ADVANTAGE_FILE, run_advantage
 from harness.paths import PROMPTS_DIR
 from harness.runs import (
     DEFAULT_BOOTSTRAP,
@@ -49,7 +58,7 @@ CSV_FILE = "leaderboard.csv"
 HTML_FILE = "leaderboard.html"
 COLUMNS = [
     "player", "plays", "role", "seat_games", "raw", "raw_lo", "raw_hi", "adjusted", "adj_lo",
-    "adj_hi", "mu", "mu_lo", "mu_hi", "ordinal", "ordinal_lo", "ordinal_hi", "runs",
+    "adj_hi", "advantage", "adv_lo", "adv_hi", "mu", "mu_lo", "mu_hi", "ordinal", "ordinal_lo", "ordinal_hi", "runs",
 ]  # fmt: skip
 
 
@@ -69,7 +78,9 @@ def plays(spec: dict[str, Any]) -> str:
 def leaderboard_table(
     pool: Pool, bootstrap: int = DEFAULT_BOOTSTRAP, seed: int = DEFAULT_SEED
 ) -> pd.DataFrame:
-    scores = scored_table(pool.seats)
+    seats = pool.seats.copy()
+    seats["advantage"] = stored_advantage(pool)
+    scores = scored_table(seats)
     ratings = compute_ratings(pool.seats, bootstrap=bootstrap, seed=seed).set_index("player")
     order = {r: i for i, r in enumerate([*ROLE_ORDER, ROLE_ADJUSTED])}
     rows = []
@@ -86,6 +97,9 @@ def leaderboard_table(
             "adjusted": r.adjusted,
             "adj_lo": r.adj_lo,
             "adj_hi": r.adj_hi,
+            "advantage": r.advantage,
+            "adv_lo": r.adv_lo,
+            "adv_hi": r.adv_hi,
             "runs": len(pool.runs_of.get(player, [])),
         }
         rated = r.role == ROLE_ADJUSTED and player in ratings.index
@@ -99,6 +113,28 @@ def leaderboard_table(
     out["_p"] = out["player"].map(player_rank(out))
     keys = ["_p", "player", "_o"]
     return out.sort_values(keys).drop(columns=["_o", "_p"]).reset_index(drop=True)
+
+
+def stored_advantage(pool: Pool) -> list[float]:
+    """Each pooled seat's stored advantage-adjusted score (NaN when its run has none stored for
+    that game); a pooled game id is ``NNN:<run name>/<game id>``, ``NNN`` the run's place in
+    ``pool.runs`` (:func:`harness.runs.pool.pool_runs`)."""
+    stored: list[dict[str, list[float]]] = []
+    for run_dir in pool.runs:
+        path = Path(run_dir) / ADVANTAGE_DIR / ADVANTAGE_FILE
+        lines = run_advantage(run_dir, compute=False) if path.is_file() else {}
+        stored.append({g: line.adjusted for g, line in lines.items()})
+    out = []
+    for g, s, run in zip(pool.seats["game_id"], pool.seats["seat"], pool.seats["run"], strict=True):
+        i = int(str(g)[:3])
+        scores = stored[i].get(str(g)[len(f"{i:03d}:{run}/") :])
+        out.append(math.nan if scores is None else scores[int(s)])
+    return out
+
+
+def has_advantage(table: pd.DataFrame) -> bool:
+    """Whether any row has an advantage-adjusted score (else the column is left out)."""
+    return bool(len(table)) and bool(table["advantage"].notna().any())
 
 
 def player_rank(table: pd.DataFrame) -> dict[str, int]:
@@ -163,6 +199,7 @@ def render_html(pool: Pool, table: pd.DataFrame) -> str:
             left_out=pool.left_out,
             notes=pool.notes,
             role_adjusted=ROLE_ADJUSTED,
+            advantage=has_advantage(table),
             generated=time.strftime("%Y-%m-%d %H:%M"),
         )
     )

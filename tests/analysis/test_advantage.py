@@ -121,3 +121,23 @@ def test_unbiased_against_raw_means_with_two_departing_seats() -> None:
         diff, se = _z(adj[:, seat], raw[:, seat])
         assert abs(diff) <= 3.5 * se, (seat, diff, se)
         assert se < 0.1  # the check has teeth: a bias of 0.35 or more fails it
+
+
+def test_the_deal_value_is_computed_once_per_deal_with_the_same_numbers() -> None:
+    """Kept per deal (harness.analysis.advantage.deal_value_of): the same numbers as computing
+    it afresh from the deal's generator, and a copy each time (a caller's change stays its own)."""
+    import random
+
+    from harness.analysis.advantage import _deal_value_cached, deal_value, deal_value_of
+
+    _deal_value_cached.cache_clear()
+    v, se, k = deal_value_of(6, "classic", 77, FAST, 9)
+    fresh = deal_value(
+        Game.new(6, "classic", 77), FAST, random.Random("advantage:9:6:classic:77:deal")
+    )
+    np.testing.assert_array_equal(v, fresh[0])
+    assert (se, k) == (fresh[1], fresh[2])
+    v[:] = 5.0
+    again = deal_value_of(6, "classic", 77, FAST, 9)
+    np.testing.assert_array_equal(again[0], fresh[0])
+    assert _deal_value_cached.cache_info().hits == 1

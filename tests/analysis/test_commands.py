@@ -105,8 +105,33 @@ def test_bench_variance_advantage_small(capsys: pytest.CaptureFixture[str]) -> N
     assert p["pair"] == "rulebot vs eps0.5" and p["goal"] == 3.0 and isinstance(p["pass"], bool)
 
 
+def test_bench_variance_advantage_with_a_model_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--models``: a model seat answered by the test server, paired with the rule bot on the
+    same deals; no goal, and left out of the ε-ladder's order."""
+    argv = ["bench", "variance", "--advantage", "--games", "2", "--seats", "4", "--pair", "0.5",
+            "--models", "first,random", "--playouts", "2", "--se-bound", "0", "--max-playouts",
+            "2", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    r = _last_json(out)
+    assert [a["agent"] for a in r["agents"]] == ["rulebot", "eps0.5", "model-first", "model-random"]
+    pairs = {p["pair"]: p for p in r["pairs"]}
+    for name in ("rulebot vs model-first", "rulebot vs model-random"):
+        assert pairs[name]["goal"] is None and pairs[name]["pass"] is None
+    assert r["agents"][2]["departures_per_game"] > 0
+    assert all(a["cpu_seconds_per_game"] > 0 for a in r["agents"])
+    assert "a model seat answered by the test server" in out
+
+
 @pytest.mark.parametrize(
-    ("flag", "value"), [("--pair", "0"), ("--pair", "x"), ("--seats", "9"), ("--se-bound", "-1")]
+    ("flag", "value"),
+    [
+        ("--pair", "0"),
+        ("--pair", "x"),
+        ("--seats", "9"),
+        ("--se-bound", "-1"),
+        ("--models", "smart"),
+    ],
 )
 def test_bench_variance_advantage_bad_input(
     flag: str, value: str, capsys: pytest.CaptureFixture[str]
