@@ -442,7 +442,7 @@ def check_context(player: str, spec: ModelSpec, locale: str, signals: bool = Fal
         return
     if counter.source.startswith("estimate"):
         return
-    system = request_tokens(counter, [system_prompt_text(locale, signals)])
+    system = request_tokens(counter, [system_prompt_text(locale, signals, spec.rules)])
     answer = int(spec.params.get("max_tokens") or 0)
     if system + answer <= spec.context_tokens:
         return
