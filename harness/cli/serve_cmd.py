@@ -78,7 +78,7 @@ def _check_bind(host: str, port: int) -> None:
 def run(args: argparse.Namespace) -> int:
     from harness.agents.llm_agent import FatalModelError
     from harness.league.config import ConfigError
-    from harness.league.preflight import PreflightError
+    from harness.league.preflight_records import PreflightError
     from harness.web import Registry, create_app, load_web_config
     from harness.web.config import with_allowed
     from harness.web.proxies import split_entries

@@ -13,7 +13,7 @@ import pytest
 
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger
-from harness.league.preflight import context_needed
+from harness.league.preflight_context import context_needed
 from harness.league.stopped import STOPPED_FILE, read_stopped
 from tests.fakes import Answer, ContextOverflow, FakeOpenAIServer
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
