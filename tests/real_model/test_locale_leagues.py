@@ -3,14 +3,17 @@
 of ``rules: brief``): a real ``league run`` per locale — English, Russian, Chinese, Japanese and
 Arabic — of its player against rule bots, stopped by a token cap after the preflight and the first
 game call, so each costs one cold read of its system prompt (the game's call reuses the server's
-prefix cache).  And the preflight refuses a context that cannot fit the Russian system prompt with
-one line naming the context needed — before any call when ``context_tokens`` says so (counted by
-the server's tokenizer), or from the server's own refusal (its tokenizer refuses before reading
-anything) — the run folder then records the stop and ``league report`` shows it."""
+prefix cache) and the preflight's short cold request (issue 37 item 5: it displaces the server's
+cached prefix and times its cold reading rate, which the preflight line reports).  And the
+preflight refuses a context that cannot fit the Russian system prompt with one line naming the
+context needed — before any call when ``context_tokens`` says so (counted by the server's
+tokenizer), or from the server's own refusal (its tokenizer refuses before reading anything) —
+the run folder then records the stop and ``league report`` shows it."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,7 @@ import yaml
 
 from harness.cli.main import main
 from harness.league.ledger import SPEND_FILE, SpendLedger
+from harness.league.preflight_cold import COLD_TOKENS
 from harness.league.stopped import read_stopped
 from harness.views.names import LOCALES
 from harness.views.prompts import system_prompt_text
@@ -79,10 +83,17 @@ def test_the_locales_config_plays_its_language(
     lines = SpendLedger(run / SPEND_FILE).lines()
     pre = [x for x in lines if x.purpose == "preflight"]
     game = [x for x in lines if x.purpose is None and x.outcome == "answered"]
-    assert pre and pre[-1].outcome == "answered", pre
+    assert len(pre) == 2 and pre[-1].outcome == "answered", pre
     assert game, lines  # the first game decision was asked and answered
     assert not [x for x in lines if x.error_kind == "context_overflow"]
-    for line in (*pre, *game):  # the whole system prompt was read each time
+    # the preflight's cold request (a random first line and the head of the system prompt: the
+    # server's cached prefix displaced, its cold reading rate timed) came first
+    cold = pre[0]
+    assert cold.outcome == "answered" and cold.input_tokens is not None
+    assert COLD_TOKENS / 2 < cold.input_tokens < min(system, 2 * COLD_TOKENS), cold
+    assert re.search(r"locale \w+, answer mode grammar: .* s.*; cold read [\d,]+ prompt tokens/s",
+                     err), err  # fmt: skip
+    for line in (pre[-1], *game):  # the whole system prompt was read each time
         assert line.input_tokens is not None and line.input_tokens > system
 
 
