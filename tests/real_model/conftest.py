@@ -198,6 +198,10 @@ def smollm2_gguf() -> Path:
 
 N_CTX = 16384  # configs/locales.yaml's --n_ctx: every locale's system prompt fits (docs/models.md)
 SMALL_N_CTX = 8192  # a context the Russian system prompt cannot fit (the preflight's refusal)
+# Flash attention, and logits for the last token only (no request asks for log-probabilities):
+# a cold 4,700-token Russian prompt took 15.6 CPU-seconds per 1,000 tokens instead of 23.5
+# (-34 %, one measurement at a load average of 15; the share grows with the prompt's length)
+FAST_READING = ("--flash_attn", "true", "--logits_all", "false")
 
 
 def _serve(gguf: Path, tmp_path_factory: pytest.TempPathFactory, n_ctx: int) -> Iterator[str]:
@@ -211,7 +215,8 @@ def _serve(gguf: Path, tmp_path_factory: pytest.TempPathFactory, n_ctx: int) -> 
     port = _free_port()
     log_path = tmp_path_factory.mktemp("llama") / "server.log"
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)]  # fmt: skip
+               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
+               *FAST_READING]  # fmt: skip
     with open(log_path, "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     server = LlamaServer(process, port, log_path)
