@@ -32,7 +32,7 @@ def _entry(factory: Callable[..., Task], name: str) -> Callable[..., Task]:
     def make(*args: Any, **kwargs: Any) -> Task:
         return factory(*args, **kwargs)
 
-    return task(name=f"{PACKAGE}/{name}")(make)  # type: ignore[no-any-return]
+    return task(name=f"{PACKAGE}/{name}")(make)
 
 
 bangarena = _entry(inspect_task.bangarena, "bangarena")
