@@ -30,6 +30,7 @@ from harness.engine import SeatView, simplest_for_view
 from harness.views.history import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
 from harness.views.prompts import PromptBuilder as HarnessPromptBuilder
 from harness.views.render import render_json
+from harness.views.rules_doc import RulesVariant
 from harness.views.tokens import (
     OFFLINE_ENCODINGS,
     TokenCounter,
@@ -145,6 +146,9 @@ class ModelSpec(BaseModel):
     # how prompt tokens are counted (harness.agents.tokenizers): a tiktoken encoding, a Hugging Face
     # tokenizer.json path, or "server" (the server's tokenize endpoint); unset: detected
     tokenizer: str | None = None
+    # the rules document of the system prompt: "full" (rules_md/rules.<locale>.md) or "brief"
+    # (rules.<locale>.brief.md: every rule a seat plays by, about a quarter fewer tokens)
+    rules: RulesVariant = "full"
 
     def context_budget(self) -> int:
         """``context_tokens``, else the model's context from LiteLLM's map, else 8192."""
@@ -389,7 +393,7 @@ def build_model_seat(
             spec.history,
             spec.context_budget(),
             count_tokens=counter,
-            builder=HarnessPromptBuilder(names, locale, signals=True) if signals else None,
+            builder=HarnessPromptBuilder(names, locale, signals=signals, rules=spec.rules),
         ),
         fallback=fallback,
         provider=llm_provider,

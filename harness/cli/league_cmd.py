@@ -207,7 +207,7 @@ def _record_preflight_stop(config: LeagueConfig, run_dir: Path, error: Exception
     """The preflight's calls are spend: in the ledger of the run being resumed, or of a run
     folder opened for the stop (``stopped.json``: what ``league report`` shows), unless no call
     got past a failed connection and there is no folder yet."""
-    from harness.league.preflight import record_spend
+    from harness.league.preflight_records import record_spend
     from harness.league.runner import CONFIG_FILE
     from harness.league.stopped import reached_a_server, write_preflight_stop
 

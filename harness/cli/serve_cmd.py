@@ -77,7 +77,7 @@ def _check_bind(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from harness.agents.llm_agent import FatalModelError
-    from harness.league.preflight import PreflightError
+    from harness.league.preflight_records import PreflightError
     from harness.play.config_files import ConfigError
     from harness.web import Registry, create_app, load_web_config
     from harness.web.config import with_allowed

@@ -22,9 +22,11 @@ system prompt in that locale, at the config's largest table — it checks, in th
 A ``max_tokens`` too small for the longest answer the answer format allows in the player's locale
 (:mod:`harness.agents.answer_budget`), an invalid answer, a rate limit or a slow answer are
 warnings: the run can go on, and the report will count and flag what follows.  A sample is slow
-when its call took more than half the decision timer, or when its latency scaled to the longest
-request the seat may send passes the timer, and a sample the server mostly read from its prefix
-cache (a re-run preflight) is said to be warm: its latency says nothing of a cold request.  The
+when its call took more than half the decision timer, when a request the server's prefix cache
+does not hold would (timed from the server's cold reading rate, :mod:`harness.league.preflight_cold`:
+a llama.cpp server's cached prefix is displaced before the sample, so the sample is read cold; a
+server that reports cached tokens is timed after a sample it mostly read from its cache), or when
+its latency scaled to the longest request the seat may send passes the timer.  The
 sample is the seat's first request (system prompt
 + game message + decision) and the longest is, by history policy, the context budget
 (``conversation``: the transcript is compacted only beyond it), the sample plus the narrated
@@ -37,33 +39,48 @@ The preflight's calls are not part of the run's game records, but they are real 
 :mod:`harness.play.ledger` (``game_id`` null, ``purpose: "preflight"``) in
 :attr:`PreflightReport.spend` (and :attr:`PreflightError.spend`), which ``league run`` writes to
 the run's ``spend.jsonl`` when it opens the run folder, so the spending caps count them.
+
+By job: :mod:`~harness.league.preflight_checks` (the checks that ask no model, and who a line is
+about), :mod:`~harness.league.preflight_context` (whether the smallest request fits the context),
+:mod:`~harness.league.preflight_cold` (the cold reading rate), :mod:`~harness.league.preflight_latency`
+(each sample's line and warnings), :mod:`~harness.league.preflight_records` (the results, the stop
+and the ledger lines); this module asks the samples and runs the checks in order.
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
-import re
-import socket
-import ssl
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, get_args
-from urllib.parse import urlsplit
+from dataclasses import replace
+from typing import get_args
 
 from pydantic import ValidationError
 
 from harness.agents.answer_budget import answer_budget_warning
-from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
+from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.base import AnswerMode
-from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.ledger import SpendLine
 from harness.play.model_seats import seat_spec
 
 from .config import LeagueConfig
-from .runner import CONFIG_FILE
+from .preflight_checks import DEFAULT_URLS, check_key, check_price, diagnose_url, where
+from .preflight_cold import cold_read, holds_one_prefix
+from .preflight_context import check_context, context_needed, overflow_error
+from .preflight_latency import LATENCY_WARN_FRACTION, WARM_SHARE, summary
+from .preflight_records import (
+    ColdRead,
+    PreflightError,
+    PreflightReport,
+    ProbeResult,
+    RequestSize,
+    last_error,
+    record_spend,
+    request_size,
+    spend_lines,
+    timer,
+)
 
 __all__ = [
     "LATENCY_WARN_FRACTION",
@@ -71,131 +88,22 @@ __all__ = [
     "PreflightReport",
     "ProbeResult",
     "RequestSize",
+    "check_key",
+    "check_price",
+    "context_needed",
     "diagnose_url",
     "preflight",
     "record_spend",
-    "context_needed",
     "request_size",
     "spend_lines",
     "where",
 ]
 
-LATENCY_WARN_FRACTION = 0.5  # warn when the sample call took more than this share of the timer
-WARM_SHARE = 0.5  # a sample mostly read from the server's prefix cache: its latency is warm
 PROBE_RETRIES = 1  # one retry after a transient error: a closed port fails fast
 PROBE_BACKOFF_S = 0.25
-CONNECT_TIMEOUT_S = 5.0
 # The order in which other answer modes are tried when the configured one is rejected.
 MODE_ORDER: tuple[AnswerMode, ...] = get_args(AnswerMode)
-DEFAULT_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 MODE_REJECTED = frozenset({"server_error", "bad_response"})
-# How servers word the request's and the context's sizes in a context overflow: llama-cpp-python
-# "Requested tokens (12898) exceed context window of 8192"; llama.cpp "request (9000 tokens) exceeds
-# the available context size (8192 tokens)"; OpenAI "maximum context length is 8192 tokens.
-# However, your messages resulted in 9000 tokens".
-_REQUESTED = re.compile(
-    r"requested tokens \((\d+)\)|request \((\d+) tokens\)|resulted in (\d+) tokens"
-    r"|requested (\d+) tokens",
-    re.IGNORECASE,
-)
-_WINDOW = re.compile(
-    r"context window of (\d+)|context length is (\d+)|context size \((\d+)", re.IGNORECASE
-)
-
-
-def _number(pattern: re.Pattern[str], text: str) -> int | None:
-    found = pattern.search(text)
-    if found is None:
-        return None
-    return int(next(g for g in found.groups() if g))
-
-
-class PreflightError(Exception):
-    """The run must not start; the message is one line.  ``spend``: the calls made before."""
-
-    spend: list[SpendLine]
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.spend = []
-
-
-@dataclass(frozen=True)
-class RequestSize:
-    """The sample request's size and the longest request the seat may send, in tokens counted
-    with the seat's own counter (``reported``: the server's count of the sample, 0 if none)."""
-
-    sample_tokens: int
-    longest_tokens: int
-    policy: str
-    reported: int = 0
-
-    @property
-    def scale(self) -> float:
-        """How many times longer than the sample the longest request is."""
-        return self.longest_tokens / self.sample_tokens if self.sample_tokens else 1.0
-
-
-@dataclass(frozen=True)
-class ProbeResult:
-    """What the sample decision of one model player's (spec, locale) pair gave; ``asked`` is
-    false for a player whose pair an earlier player's sample answered."""
-
-    player: str
-    spec: ModelSpec
-    record: ModelDecisionRecord
-    locale: str = "en"
-    players: tuple[str, ...] = ()  # every player of the pair (asked results)
-    asked: bool = True
-    size: RequestSize | None = None
-
-    @property
-    def call_latency_s(self) -> float:
-        """The last call's latency (the one that answered), else the decision's."""
-        if self.record.attempts:
-            return self.record.attempts[-1].latency_s
-        return self.record.latency_s
-
-    @property
-    def warm_share(self) -> float | None:
-        """The share of the answering call's prompt tokens the server reported as read from its
-        prefix cache (``None`` when it reported none, or no call answered)."""
-        if not self.record.attempts:
-            return None
-        tokens = self.record.attempts[-1].tokens
-        if tokens.cached_input is None or tokens.input <= 0:
-            return None
-        return tokens.cached_input / tokens.input
-
-
-@dataclass
-class PreflightReport:
-    """The lines to show once every model passed (one per model, then warnings)."""
-
-    results: list[ProbeResult] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    spend: list[SpendLine] = field(default_factory=list)  # one ledger line per call made
-
-
-def where(player: str, spec: ModelSpec) -> str:
-    """``player X (openai model 'm' at http://...)`` — who a preflight line is about."""
-    url = spec.base_url or f"the provider's default URL{_default_hint(spec)}"
-    return f"player {player} ({spec.provider} model {spec.model!r} at {url})"
-
-
-def _who(players: Sequence[str], spec: ModelSpec) -> str:
-    """:func:`where` for every player that shares one sample."""
-    if len(players) <= 1:
-        return where(players[0] if players else "?", spec)
-    return where(players[0], spec).replace(
-        f"player {players[0]} ", f"players {', '.join(players)} ", 1
-    )
-
-
-def _default_hint(spec: ModelSpec) -> str:
-    url = DEFAULT_URLS.get(spec.provider)
-    return f" {url}" if url else ""
 
 
 def _probe_spec(config: LeagueConfig, spec: ModelSpec) -> ModelSpec:
@@ -209,138 +117,6 @@ def _probe_spec(config: LeagueConfig, spec: ModelSpec) -> ModelSpec:
             "backoff": min(seat.backoff, PROBE_BACKOFF_S),
         }
     )
-
-
-# ------------------------------------------------------------------------------ static checks
-
-
-def check_price(player: str, spec: ModelSpec, config: LeagueConfig) -> str | None:
-    """A warning when the price is unknown; :class:`PreflightError` when a dollar cap is set."""
-    if spec.price_book().price(spec.model, spec.provider) is not None:
-        return None
-    if config.spending.max_usd is not None:
-        raise PreflightError(
-            f"preflight: {where(player, spec)}: unknown price, so the dollar cap cannot be "
-            "enforced; add 'price: {input: …, output: …}' ($ per million tokens) to its model "
-            "section"
-        )
-    return (
-        f"warning: {where(player, spec)}: unknown price; its cost will be recorded as unknown "
-        "(add 'price' to the model section)"
-    )
-
-
-def check_key(player: str, spec: ModelSpec) -> None:
-    """LiteLLM model strings read their key from the vendor's variables: check them up front.
-
-    (The openai and anthropic adapters check their key when they are built.)"""
-    if spec.provider != "litellm" or spec.api_key_env is not None or spec.base_url is not None:
-        return
-    from harness.agents.providers.litellm_provider import import_litellm
-
-    try:
-        env = import_litellm().validate_environment(model=spec.model)
-    except Exception:  # an unknown model string: the sample call will say more
-        return
-    missing = [k for k in env.get("missing_keys") or [] if isinstance(k, str)]
-    if not env.get("keys_in_environment", True) and missing:
-        names = " or ".join(missing)
-        raise PreflightError(
-            f"preflight: {where(player, spec)}: no API key: set the environment variable {names}"
-        )
-
-
-# ------------------------------------------------------------------------------ network checks
-
-
-def diagnose_url(url: str, timeout: float = CONNECT_TIMEOUT_S) -> str | None:
-    """Why ``url`` cannot be reached (DNS lookup, TCP connection, TLS handshake), or ``None``
-    when a connection can be made."""
-    parts = urlsplit(url)
-    host = parts.hostname
-    if not host:
-        return f"{url} has no host"
-    secure = parts.scheme == "https"
-    try:
-        port = parts.port or (443 if secure else 80)
-    except ValueError:
-        return f"{url} has an invalid port"
-    try:
-        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as e:
-        return f"DNS lookup of {host} failed ({e.strerror or e})"
-    try:
-        sock = socket.create_connection((host, port), timeout=timeout)
-    except ConnectionRefusedError:
-        return f"connection refused at {host}:{port}"
-    except TimeoutError:
-        return f"no connection to {host}:{port} within {timeout:g} s"
-    except OSError as e:
-        return f"cannot connect to {host}:{port} ({e.strerror or e})"
-    try:
-        if secure:
-            context = ssl.create_default_context()
-            try:
-                with context.wrap_socket(sock, server_hostname=host):
-                    pass
-            except (ssl.SSLError, ssl.CertificateError) as e:
-                reason = getattr(e, "reason", None) or str(e)
-                return f"TLS handshake with {host}:{port} failed ({reason})"
-            except OSError as e:
-                return f"TLS handshake with {host}:{port} failed ({e.strerror or e})"
-    finally:
-        sock.close()
-    return None
-
-
-def spend_lines(player: str, spec: ModelSpec, record: ModelDecisionRecord) -> list[SpendLine]:
-    """One preflight ledger line per call of ``record`` (cache hits cost nothing)."""
-    out = []
-    prices = spec.price_book()
-    for a in record.attempts:
-        if a.cached:
-            continue
-        failed = a.error_kind is not None and a.error_kind not in ANSWERED_KINDS
-        line = SpendLine(
-            at=now_utc(),
-            player=player,
-            provider=spec.provider,
-            model=spec.model,
-            outcome="failed" if failed else "answered",
-            error_kind=a.error_kind if failed else None,
-            latency_s=round(a.latency_s, 6),
-            input_tokens=a.tokens.input,
-            cached_input_tokens=a.tokens.cached_input,
-            output_tokens=a.tokens.output,
-            reasoning_tokens=a.tokens.reasoning,
-            purpose="preflight",
-            finish_reason=a.finish_reason,
-        )
-        line.price(prices)
-        out.append(line)
-    return out
-
-
-def request_size(seat: Any, record: ModelDecisionRecord) -> RequestSize | None:
-    """The sample's request size and the longest request ``seat`` may send (see the module
-    docstring), or ``None`` when the seat's conversation does not count tokens."""
-    conv = getattr(getattr(seat, "llm", None), "conversation", None)
-    count = getattr(conv, "tokens", None)
-    if conv is None or count is None or not record.messages:
-        return None
-    sample = int(count(conv.system())) + int(count(record.messages[0]["content"]))
-    policy = str(getattr(conv, "policy", None) or "conversation")
-    budget = getattr(conv, "context_tokens", None)
-    room = budget - int(getattr(conv, "reserve_tokens", 0)) if budget else None
-    if policy == "conversation":
-        longest = room if room is not None else sample
-    elif policy == "log":
-        longest = sample + int(getattr(conv, "log_feed_tokens", 0))
-        longest = min(longest, room) if room is not None else longest
-    else:
-        longest = sample
-    first = record.attempts[0].tokens.input if record.attempts else 0
-    return RequestSize(sample, max(sample, longest), policy, int(first or 0))
 
 
 async def _ask(
@@ -358,15 +134,20 @@ async def _ask(
     return record, request_size(seat, record)
 
 
-def _last_error(record: ModelDecisionRecord) -> str:
-    for a in reversed(record.attempts):
-        if a.error_kind:
-            return f"{a.error_kind}: {a.error_message}" if a.error_message else a.error_kind
-    return "no call was made"
+async def _cold_read(
+    player: str, spec: ModelSpec, locale: str, spend: list[SpendLine]
+) -> ColdRead | None:
+    """:func:`harness.league.preflight_cold.cold_read` with the seat's system prompt."""
+    from harness.agents.model_spec import counter_for
+    from harness.views.prompts import system_prompt_text
+    from harness.views.tokens import TokenizerError, request_tokens
 
-
-def _timer(spec: ModelSpec) -> str:
-    return f"{spec.decision_seconds:g} s"
+    system = system_prompt_text(locale, False, spec.rules)
+    try:
+        tokens = await asyncio.to_thread(request_tokens, counter_for(spec), [system])
+    except TokenizerError:
+        return None
+    return await cold_read(player, spec, system, tokens, spend)
 
 
 async def _working_mode(
@@ -411,83 +192,13 @@ async def _mode_message(
     )
 
 
-def context_needed(tokens: int) -> int:
-    """The context to configure for a request of ``tokens``: the next power of two (servers and
-    ``context_tokens`` are usually set so), at least 1,024."""
-    return max(1024, 1 << math.ceil(math.log2(max(tokens, 1))))
-
-
-def _context_advice(spec: ModelSpec, needed: int) -> str:
-    size = context_needed(needed)
-    return (
-        f"it needs a context of at least {needed:,} tokens: serve the model with a context of "
-        f"{size} (llama.cpp's server: --n_ctx {size}) and set 'context_tokens: {size}' in its "
-        "model section"
-    )
-
-
-def check_context(player: str, spec: ModelSpec, locale: str, signals: bool = False) -> None:
-    """Stop before any call when ``spec`` sets ``context_tokens`` and the smallest request a seat
-    can send in ``locale`` — the system prompt plus room for the answer (``max_tokens``) —
-    cannot fit it.  Counted only with an exact tokenizer (the server's endpoint, a tokenizer
-    file or an encoding), never with the estimate and its margin."""
-    if spec.context_tokens is None:
-        return
-    from harness.agents.model_spec import counter_for
-    from harness.views.prompts import system_prompt_text
-    from harness.views.tokens import TokenizerError, request_tokens
-
-    try:
-        counter = counter_for(spec)
-    except TokenizerError:
-        return
-    if counter.source.startswith("estimate"):
-        return
-    system = request_tokens(counter, [system_prompt_text(locale, signals)])
-    answer = int(spec.params.get("max_tokens") or 0)
-    if system + answer <= spec.context_tokens:
-        return
-    raise PreflightError(
-        f"preflight: {where(player, spec)}, locale {locale}: the smallest request cannot fit "
-        f"context_tokens {spec.context_tokens:,}: its system prompt alone is {system:,} tokens "
-        f"({counter.source}) and max_tokens {answer:,}; " + _context_advice(spec, system + answer)
-    )
-
-
-def _overflow_error(
-    player: str, spec: ModelSpec, locale: str, record: ModelDecisionRecord, size: RequestSize | None
-) -> PreflightError:
-    """The sample — the smallest request a seat sends — was refused as longer than the
-    server's context: nothing can play, so the run stops naming the context it needs."""
-    message = next((a.error_message or "" for a in reversed(record.attempts) if a.error_kind), "")
-    requested = _number(_REQUESTED, message)
-    window = _number(_WINDOW, message)
-    answer = int(spec.params.get("max_tokens") or 0)
-    if requested is not None:
-        needed = requested
-    elif size is not None:
-        needed = max(size.sample_tokens, size.reported) + answer
-    else:
-        needed = 0
-    server = f"the server's context ({window:,} tokens)" if (window) else "the server's context"
-    advice = (
-        _context_advice(spec, needed)
-        if needed
-        else (
-            "serve the model with a larger context (llama.cpp's server: --n_ctx) and set "
-            "'context_tokens' in its model section"
-        )
-    )
-    return PreflightError(
-        f"preflight: {where(player, spec)}, locale {locale}: the sample decision, the smallest "
-        f"request a seat sends, does not fit {server}; {advice}"
-    )
-
-
 async def _check_model(
     player: str, spec: ModelSpec, config: LeagueConfig, locale: str, spend: list[SpendLine]
 ) -> ProbeResult:
     check_context(player, spec, locale, config.signals)
+    cold = None
+    if await asyncio.to_thread(holds_one_prefix, spec):  # displace its cached prefix first
+        cold = await _cold_read(player, spec, locale, spend)
     try:
         record, size = await _ask(player, spec, config, locale, spend)
     except FatalModelError as e:
@@ -499,13 +210,15 @@ async def _check_model(
         raise PreflightError(
             f"preflight: {where(player, spec)}: provider unavailable: {e}"
         ) from None
-    result = ProbeResult(player, spec, record, locale, (player,), True, size)
+    result = ProbeResult(player, spec, record, locale, (player,), True, size, cold)
     if record.fallback == "context_overflow":
-        raise _overflow_error(player, spec, locale, record, size)
+        raise overflow_error(player, spec, locale, record, size)
     if record.fallback is None or record.fallback == "invalid_answer":
+        if cold is None and (warm := result.warm_share) is not None and warm >= WARM_SHARE:
+            result = replace(result, cold=await _cold_read(player, spec, locale, spend))
         return result
     kinds = {a.error_kind for a in record.attempts if a.error_kind}
-    error = _last_error(record)
+    error = last_error(record)
     if kinds and kinds <= {"connection_error"}:
         url = spec.base_url or DEFAULT_URLS.get(spec.provider)
         cause = await asyncio.to_thread(diagnose_url, url) if url else None
@@ -517,59 +230,9 @@ async def _check_model(
     if record.fallback == "timeout" and "rate_limit" not in kinds:
         raise PreflightError(
             f"preflight: {where(player, spec)}: no answer within the decision timer "
-            f"({_timer(spec)}; {error}): raise decision_seconds or check the server"
+            f"({timer(spec)}; {error}): raise decision_seconds or check the server"
         )
     return result  # rate limited: a warning
-
-
-def _summary(result: ProbeResult) -> tuple[str, list[str]]:
-    spec, record = result.spec, result.record
-    who = _who(result.players or (result.player,), spec)
-    latency = result.call_latency_s
-    head = f"preflight: {who}, locale {result.locale}, answer mode {record.answer_mode}: "
-    warnings = []
-    if record.fallback is None:
-        line = head + f"valid answer in {latency:.2f} s (decision timer {_timer(spec)})"
-    elif record.fallback == "invalid_answer":
-        line = head + f"answered in {latency:.2f} s but not validly"
-        warnings.append(
-            f"warning: {who} answered the sample decision invalidly "
-            f"({_last_error(record)}); its decisions may fall back"
-        )
-    else:
-        line = head + f"no valid answer ({_last_error(record)})"
-        warnings.append(
-            f"warning: {who}: {_last_error(record)}; its decisions may "
-            "fall back (check the provider limits in the config)"
-        )
-    if latency > LATENCY_WARN_FRACTION * spec.decision_seconds:
-        warnings.append(
-            f"warning: {who}: the sample call took {latency:.1f} s, "
-            f"{100 * latency / spec.decision_seconds:.0f} % of the decision timer "
-            f"({_timer(spec)}); decisions may time out: raise decision_seconds"
-        )
-    elif (warm := result.warm_share) is not None and warm >= WARM_SHARE:
-        tokens = record.attempts[-1].tokens
-        warnings.append(
-            f"warning: {who}, locale {result.locale}: the server read {tokens.cached_input:,} of "
-            f"the sample's {tokens.input:,} prompt tokens from its prefix cache, so its "
-            f"{latency:.1f} s says little about a request the cache does not hold (a run's "
-            f"first, or any after the server restarts), which reads all {tokens.input:,}: "
-            f"check that the decision timer ({_timer(spec)}) covers that"
-        )
-    elif (size := result.size) is not None and latency * size.scale > spec.decision_seconds:
-        longest = {
-            "conversation": "the context budget, its conversation's limit",
-            "log": "the sample plus the narrated feed's budget",
-        }.get(size.policy, "the sample itself")
-        warnings.append(
-            f"warning: {who}, locale {result.locale}: the sample call took {latency:.1f} s for "
-            f"~{size.sample_tokens:,} prompt tokens; the longest request its {size.policy} "
-            f"history may send (~{size.longest_tokens:,} tokens: {longest}) would take "
-            f"~{latency * size.scale:.0f} s at that rate, past the decision timer "
-            f"({_timer(spec)}): raise decision_seconds or lower context_tokens"
-        )
-    return line, warnings
 
 
 async def _run(
@@ -597,19 +260,6 @@ async def _run(
         replace(r, players=tuple(sharing[(r.spec.model_dump_json(), r.locale)])) if r.asked else r
         for r in out
     ]
-
-
-def record_spend(run_dir: Path, spend: Sequence[SpendLine]) -> None:
-    """Append the preflight's ``spend`` to the ledger of the run folder ``run_dir`` (when it has
-    one: a run being resumed whose preflight failed)."""
-    if not spend or not (run_dir / CONFIG_FILE).exists():
-        return
-    ledger = SpendLedger(run_dir / SPEND_FILE)
-    try:
-        for line in spend:
-            ledger.add(line)
-    finally:
-        ledger.close()
 
 
 def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
@@ -641,7 +291,7 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
     for result in report.results:
         if not result.asked:
             continue
-        line, warnings = _summary(result)
+        line, warnings = summary(result)
         report.lines.append(line)
         report.warnings += warnings
     return report

@@ -161,7 +161,8 @@ def select_questions(
 def check_keys(config: LeagueConfig) -> None:
     """Stop before anything is asked or written when a model player's provider cannot be set
     up (no API key): :class:`QuizStopped` with the provider's one-line reason."""
-    from harness.league.preflight import PreflightError, check_key
+    from harness.league.preflight_checks import check_key
+    from harness.league.preflight_records import PreflightError
 
     for p in config.players:
         if p.model is None:

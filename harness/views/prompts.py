@@ -22,24 +22,26 @@ from .narrate import Narrator
 from .render import environment, markdown_from_context
 
 
-@lru_cache(maxsize=8)
-def rules_text(locale: str) -> str:
-    path = RULES_MD_DIR / f"rules.{locale}.md"
-    if not path.exists():  # a fresh checkout always has them; build if someone deleted them
-        from .rules_doc import render_rules_md
+@lru_cache(maxsize=16)
+def rules_text(locale: str, rules: str = "full") -> str:
+    """``rules_md/rules.<locale>.md``, or its ``brief`` variant (``rules.<locale>.brief.md``)."""
+    from .rules_doc import render_rules_md, rules_file_name
 
-        return render_rules_md(locale)
+    path = RULES_MD_DIR / rules_file_name(locale, rules)
+    if not path.exists():  # a fresh checkout always has them; build if someone deleted them
+        return render_rules_md(locale, rules)
     return path.read_text(encoding="utf-8").rstrip("\n")
 
 
-@lru_cache(maxsize=16)
-def system_prompt_text(locale: str, signals: bool = False) -> str:
+@lru_cache(maxsize=32)
+def system_prompt_text(locale: str, signals: bool = False, rules: str = "full") -> str:
     """The system prompt of every seat in ``locale``: rules and answer format, nothing else;
-    with ``signals`` also the format of table signals (a league with ``signals: true``)."""
+    with ``signals`` also the format of table signals (a league with ``signals: true``);
+    ``rules``: the full rules document or the ``brief`` one (a model's ``rules: brief``)."""
     return (
         environment()
         .get_template(f"system.{locale}.j2")
-        .render(rules=rules_text(locale), signals=signals)
+        .render(rules=rules_text(locale, rules), signals=signals)
         .rstrip("\n")
     )
 
@@ -47,15 +49,23 @@ def system_prompt_text(locale: str, signals: bool = False) -> str:
 class PromptBuilder:
     """Builds a seat's prompt texts.  ``names`` are the seat names shown to the model."""
 
-    def __init__(self, names: Sequence[str], locale: str = "en", *, signals: bool = False) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        locale: str = "en",
+        *,
+        signals: bool = False,
+        rules: str = "full",
+    ) -> None:
         self.names = list(names)
         self.locale = locale
         self.signals = signals  # the seat may send table signals (the system prompt says how)
+        self.rules = rules  # the rules document of the system prompt: full or brief
         self.narrator = Narrator(self.names, locale)
 
     def system_prompt(self, view: SeatView | None = None) -> str:
         """Identical for every seat and game in this locale (``view`` is not used)."""
-        return system_prompt_text(self.locale, self.signals)
+        return system_prompt_text(self.locale, self.signals, self.rules)
 
     def game_message(self, view: SeatView) -> str:
         """Your seat, role, goal, intel at the deal and the players: fixed for the whole game."""

@@ -1,7 +1,11 @@
 """The AI-facing rules documents in ``rules_md/``, generated from the engine's own data.
 
 ``rules.<locale>.md`` comes from ``prompts/rules/rules.<locale>.md.j2`` filled with the card,
-character, role and mode tables; ``rules.json`` is the same data in machine form.  ``bangarena
+character, role and mode tables; ``rules.json`` is the same data in machine form.
+``rules.<locale>.brief.md`` (from ``rules.<locale>.brief.md.j2``) is the brief variant a model
+seat reads with ``rules: brief``: every rule a seat needs to play, without the per-card suits and
+ranks, the role-composition table (the game message states the table's roles) and the full
+document's edge-case rulings — about a fifth fewer tokens in every language (docs/models.md).  ``bangarena
 rules build`` regenerates them and a test fails when the committed files are stale.
 """
 
@@ -10,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from harness.engine.cards import CARD_TYPES, DECK, RANK_TEXT, SUIT_SYMBOL
 from harness.engine.characters import CHARACTERS
@@ -30,6 +34,13 @@ from .names import LOCALES, glossary
 from .render import environment
 
 RULES_VERSION = 1
+RulesVariant = Literal["full", "brief"]
+RULES_VARIANTS: tuple[RulesVariant, ...] = ("full", "brief")
+
+
+def rules_file_name(locale: str, variant: str = "full") -> str:
+    """``rules.<locale>.md`` or ``rules.<locale>.brief.md``."""
+    return f"rules.{locale}.md" if variant == "full" else f"rules.{locale}.{variant}.md"
 
 
 def _physical(type_id: str) -> list[dict[str, str]]:
@@ -106,19 +117,22 @@ def rules_data() -> dict[str, Any]:
     }
 
 
-def render_rules_md(locale: str) -> str:
-    """``rules.<locale>.md``: the template ``d`` (:func:`rules_data`), ``L`` (the locale) and
-    ``g`` (its glossary: the names of roles, modes, upgrades, card kinds and sides)."""
+def render_rules_md(locale: str, variant: str = "full") -> str:
+    """``rules.<locale>.md`` (or the ``brief`` variant): the template ``d`` (:func:`rules_data`),
+    ``L`` (the locale) and ``g`` (its glossary: the names of roles, modes, upgrades, card kinds
+    and sides)."""
     data = rules_data()
     return (
         environment()
-        .get_template(f"rules/rules.{locale}.md.j2")
+        .get_template(f"rules/{rules_file_name(locale, variant)}.j2")
         .render(d=data, L=locale, g=glossary(locale))
     )
 
 
 def rules_files() -> dict[str, str]:
-    files = {f"rules.{loc}.md": render_rules_md(loc) for loc in LOCALES}
+    files = {
+        rules_file_name(loc, v): render_rules_md(loc, v) for v in RULES_VARIANTS for loc in LOCALES
+    }
     files["rules.json"] = json.dumps(rules_data(), ensure_ascii=False, indent=1) + "\n"
     return files
 

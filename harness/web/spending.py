@@ -108,7 +108,7 @@ def caps_line(config: WebConfig, caps: SpendingCaps) -> str:
 def check_prices(config: WebConfig) -> None:
     """A dollar cap needs every model player's price (config ``price:`` or LiteLLM's map):
     raises :class:`~harness.league.preflight.PreflightError` (one line) when one is unknown."""
-    from harness.league.preflight import check_price
+    from harness.league.preflight_checks import check_price
 
     league = config.league_config(60.0)
     for p in league.players:

@@ -65,7 +65,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
 
 def test_every_player_is_prompted_in_its_language(run: tuple[Path, list[str]]) -> None:
     _, systems = run
-    assert {s for s in systems} == {system_prompt_text(loc) for loc in LOCALES}
+    # the config's players read the brief rules (its `rules: brief`)
+    assert {s for s in systems} == {system_prompt_text(loc, rules="brief") for loc in LOCALES}
 
 
 def test_the_league_report_shows_win_rates_by_role_per_language(

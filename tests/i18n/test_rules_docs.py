@@ -38,7 +38,11 @@ def _doc(locale: str) -> str:
 def test_the_committed_documents_are_fresh_for_every_language() -> None:
     """`bangarena rules build --check` fails on a stale file: a fresh build equals rules_md/."""
     files = rules_doc.rules_files()
-    assert sorted(files) == sorted([f"rules.{loc}.md" for loc in LOCALES] + ["rules.json"])
+    assert sorted(files) == sorted(
+        [f"rules.{loc}.md" for loc in LOCALES]
+        + [f"rules.{loc}.brief.md" for loc in LOCALES]  # a model's ``rules: brief``
+        + ["rules.json"]
+    )
     assert rules_doc.stale() == []
 
 

@@ -18,7 +18,10 @@ import yaml
 from harness.agents.decision_record import Attempt, ModelDecisionRecord, TokenCounts
 from harness.cli.main import main
 from harness.league.config import parse_config
-from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight, request_size
+from harness.league.preflight import preflight
+from harness.league.preflight_checks import diagnose_url
+from harness.league.preflight_latency import summary
+from harness.league.preflight_records import ProbeResult, request_size
 from harness.league.stopped import read_stopped
 from harness.records import RunStore
 from harness.views.history import Transcript
@@ -212,22 +215,22 @@ def test_a_sample_read_from_the_prefix_cache_is_said_to_be_warm() -> None:
     for a request that took 626 s cold)."""
     warm = probe(5.0)
     warm.record.attempts[-1].tokens = TokenCounts(input=13_135, cached_input=13_134, output=9)
-    _, warnings = _summary(warm)
+    _, warnings = summary(warm)
     assert len(warnings) == 1 and "read 13,134 of the sample's 13,135 prompt tokens" in warnings[0]
     assert "reads all 13,135" in warnings[0] and "decision timer (60 s)" in warnings[0]
     for cached in (None, 0, 6_000):  # not reported, none, under half: no warning
         cold = probe(5.0)
         cold.record.attempts[-1].tokens = TokenCounts(input=13_135, cached_input=cached, output=9)
-        assert _summary(cold)[1] == []
+        assert summary(cold)[1] == []
 
 
 def test_slow_sample_warns_about_the_timer() -> None:
-    line, warnings = _summary(probe(40.0))
+    line, warnings = summary(probe(40.0))
     assert "valid answer in 40.00 s (decision timer 60 s)" in line
     assert len(warnings) == 1 and "took 40.0 s, 67 % of the decision timer (60 s)" in warnings[0]
-    line, warnings = _summary(probe(20.0))
+    line, warnings = summary(probe(20.0))
     assert warnings == []
-    _, warnings = _summary(probe(1.0, "invalid_answer"))
+    _, warnings = summary(probe(1.0, "invalid_answer"))
     assert len(warnings) == 1 and "answered the sample decision invalidly" in warnings[0]
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.league.preflight import context_needed
+from harness.league.preflight_context import context_needed
 from harness.league.stopped import STOPPED_FILE, read_stopped
 from harness.play.ledger import SPEND_FILE, SpendLedger
 from tests.fakes import Answer, ContextOverflow, FakeOpenAIServer

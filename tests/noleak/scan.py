@@ -102,6 +102,7 @@ def general_texts() -> tuple[str, ...]:
     texts: set[str] = set()
     for loc in LOCALES:
         texts.add(rules_text(loc))
+        texts.add(rules_text(loc, "brief"))  # a model's `rules: brief`
         goals = environment().get_template(f"roles.{loc}.j2").module
         for role in ROLES:
             for mode in MODES:

@@ -1,7 +1,8 @@
 """The Inspect task through Inspect's own CLI against the real local server, as docs/models.md's
 recipe gives it: ``--model openai-api/llama/smollm2`` with ``LLAMA_BASE_URL`` / ``LLAMA_API_KEY``
 (Inspect's OpenAI-compatible provider: Chat Completions, the system prompt as role ``system``),
-the task by absolute path with ``@bangarena``, and the price the config gives (``-T
+the task by its registry name ``bangarena/bangarena`` (the package's Inspect entry point), and the
+price the config gives (``-T
 price_input=0 -T price_output=0``).  Kept to one call: ``--max-tokens 4`` cuts the answer, which
 must be recorded as ``truncated`` (finish reason ``length``, not an invalid answer), with the
 server's prompt tokens, cached tokens "not reported" (``None``, llama-cpp-python does not say)
@@ -20,10 +21,14 @@ from typing import Any
 
 import pytest
 
+from tests.integrations.inspect_entry import entry_point_path, installed
+
 pytestmark = pytest.mark.real_model
 
 ROOT = Path(__file__).resolve().parents[2]
-TASK = ROOT / "harness" / "integrations" / "inspect_task.py"
+TASK = (
+    "bangarena/bangarena"  # the entry point's name (pyproject's [project.entry-points.inspect_ai])
+)
 
 
 def test_inspect_eval_plays_against_the_local_server(
@@ -35,14 +40,17 @@ def test_inspect_eval_plays_against_the_local_server(
         pytest.skip("Inspect's CLI is not installed (pip install -e '.[inspect]')")
     run_dir = tmp_path / "run"
     command = [
-        str(inspect), "eval", f"{TASK}@bangarena", "--model", "openai-api/llama/smollm2",
+        str(inspect), "eval", TASK, "--model", "openai-api/llama/smollm2",
         "-T", "games=1", "-T", "seats=4", "-T", "answer_mode=grammar", "-T", "max_corrections=0",
         "-T", "max_fallbacks=1", "-T", "context_tokens=16384", "-T", "decision_seconds=900",
         "-T", "price_input=0", "-T", "price_output=0", "-T", f"run_dir={run_dir}",
         "--max-tokens", "4", "--log-dir", str(tmp_path / "logs"), "--display", "plain",
     ]  # fmt: skip
+    path = [str(ROOT)]
+    if not installed():  # metadata of an install older than the entry point: declare it here
+        path.append(str(entry_point_path(tmp_path / "entry")))
     env = {**os.environ, "LLAMA_BASE_URL": llama_server, "LLAMA_API_KEY": "local",
-           "PYTHONPATH": str(ROOT)}  # fmt: skip
+           "PYTHONPATH": os.pathsep.join(path)}  # fmt: skip
     t0 = time.monotonic()
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=1800)  # fmt: skip

@@ -1,15 +1,19 @@
-"""configs/locales.yaml plays English and Russian on the settings its comments give
-(``--n_ctx 16384``, ``context_tokens: 16384``, grammar answers, ``max_tokens: 640``): a real
-``league run`` per locale of its player against rule bots, stopped by a token cap after the
-preflight and the first game call, so each costs one cold read of its system prompt (the game's
-call reuses the server's prefix cache).  And the preflight refuses a context that cannot fit
-the Russian system prompt with one line naming the context needed — before any call when
-``context_tokens`` says so (counted by the server's tokenizer), or from the server's own refusal
-(its tokenizer refuses before reading anything) — the run folder then records the stop and
-``league report`` shows it."""
+"""configs/locales.yaml plays every language it lists on the settings its comments give
+(``--n_ctx 16384``, ``context_tokens: 16384``, grammar answers, ``max_tokens: 640``, the brief rules
+of ``rules: brief``): a real ``league run`` per locale — English, Russian, Chinese, Japanese and
+Arabic — of its player against rule bots, stopped by a token cap after the preflight and the first
+game call, so each costs one cold read of its system prompt (the game's call reuses the server's
+prefix cache) and the preflight's short cold request (issue 37 item 5: it displaces the server's
+cached prefix and times its cold reading rate, which the preflight line reports).  And the
+preflight refuses a context that cannot fit the Russian system prompt with one line naming the
+context needed — before any call when ``context_tokens`` says so (counted by the server's
+tokenizer), or from the server's own refusal (its tokenizer refuses before reading anything) —
+the run folder then records the stop and ``league report`` shows it."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -19,8 +23,10 @@ import yaml
 
 from harness.agents.tokenizers import server_tokenizer
 from harness.cli.main import main
+from harness.league.preflight_cold import COLD_TOKENS
 from harness.league.stopped import read_stopped
 from harness.play.ledger import SPEND_FILE, SpendLedger
+from harness.views.names import LOCALES
 from harness.views.prompts import system_prompt_text
 
 pytestmark = pytest.mark.real_model
@@ -48,14 +54,15 @@ def run_league(tmp_path: Path, data: dict[str, Any]) -> int:
     return main(["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--no-progress"])
 
 
-@pytest.mark.parametrize("locale", ["en", "ru"])
+@pytest.mark.parametrize("locale", LOCALES)
 def test_the_locales_config_plays_its_language(
     llama_server: str, tmp_path: Path, locale: str, capsys: pytest.CaptureFixture[str],
     record_property: Any,
 ) -> None:  # fmt: skip
     counter = server_tokenizer(llama_server)
     assert counter is not None
-    system = counter.count(system_prompt_text(locale))
+    rules = locale_league(llama_server, locale)["players"][0]["model"].get("rules", "full")
+    system = counter.count(system_prompt_text(locale, rules=rules))
     # the preflight (one call, at most system + ~800 + 640 tokens) passes this; one game call more
     # (another system prompt's worth) does not: the run stops after its first game call
     cap = int(1.5 * (system + 800)) + 640
@@ -69,13 +76,24 @@ def test_the_locales_config_plays_its_language(
     print(f"{locale}: system prompt {system} tokens; league run {elapsed:.0f} s; exit {code}")
     assert code == 2 and "token cap reached" in err, err
     assert "does not fit" not in err
-    lines = SpendLedger(tmp_path / "out" / f"locale-{locale}" / SPEND_FILE).lines()
+    run = tmp_path / "out" / f"locale-{locale}"
+    prompts = [json.loads(x)["text"] for x in (run / "system_prompts.jsonl").read_text(
+        encoding="utf-8").splitlines()]  # fmt: skip
+    assert prompts == [system_prompt_text(locale, rules=rules)]  # the config's rules, in its locale
+    lines = SpendLedger(run / SPEND_FILE).lines()
     pre = [x for x in lines if x.purpose == "preflight"]
     game = [x for x in lines if x.purpose is None and x.outcome == "answered"]
-    assert pre and pre[-1].outcome == "answered", pre
+    assert len(pre) == 2 and pre[-1].outcome == "answered", pre
     assert game, lines  # the first game decision was asked and answered
     assert not [x for x in lines if x.error_kind == "context_overflow"]
-    for line in (*pre, *game):  # the whole system prompt was read each time
+    # the preflight's cold request (a random first line and the head of the system prompt: the
+    # server's cached prefix displaced, its cold reading rate timed) came first
+    cold = pre[0]
+    assert cold.outcome == "answered" and cold.input_tokens is not None
+    assert COLD_TOKENS / 2 < cold.input_tokens < min(system, 2 * COLD_TOKENS), cold
+    assert re.search(r"locale \w+, answer mode grammar: .* s.*; cold read [\d,]+ prompt tokens/s",
+                     err), err  # fmt: skip
+    for line in (pre[-1], *game):  # the whole system prompt was read each time
         assert line.input_tokens is not None and line.input_tokens > system
 
 
@@ -108,7 +126,9 @@ def test_a_server_context_that_cannot_fit_stops_the_run_naming_the_context(
     stopped = read_stopped(run)
     assert stopped is not None and stopped.reason in err[0]
     lines = SpendLedger(run / SPEND_FILE).lines()
-    assert lines and {x.error_kind for x in lines} == {"context_overflow"}
+    # the preflight's short cold request fits; the sample does not
+    assert lines[0].outcome == "answered" and lines[0].purpose == "preflight"
+    assert {x.error_kind for x in lines[1:]} == {"context_overflow"}
     assert main(["league", "report", str(run), "--no-progress"]) == 2
     out = " ".join(capsys.readouterr().out.split())
     assert "the run stopped before its first game" in out and "model-ru" in out

@@ -1,0 +1,51 @@
+"""``inspect eval bangarena/bangarena`` finds the task through the package's Inspect entry point
+(pyproject.toml's ``[project.entry-points.inspect_ai]``), from any directory, without the task
+file's path (issue 37: ``inspect eval /ABSOLUTE/PATH/inspect_task.py`` fails inside Inspect)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .inspect_entry import ROOT, declared_entry_points, entry_point_path
+
+pytest.importorskip("inspect_ai")
+
+
+def test_pyproject_declares_the_registry_module() -> None:
+    entries = declared_entry_points()
+    assert entries == {"bangarena": "harness.integrations.inspect_registry"}
+    module = importlib.import_module(entries["bangarena"])
+    assert sorted(module.TASKS) == ["bangarena"]
+
+
+def test_the_tasks_are_registered_under_the_entry_points_name() -> None:
+    from inspect_ai.util import registry_info
+
+    from harness.integrations import inspect_registry, inspect_task
+
+    info = registry_info(inspect_registry.bangarena)
+    assert info.type == "task" and info.name == "bangarena/bangarena"
+    assert info.metadata["params"] == registry_info(inspect_task.bangarena).metadata["params"]
+
+
+def test_inspect_finds_the_task_by_name_through_the_entry_point(tmp_path: Path) -> None:
+    """A fresh interpreter in another directory: Inspect loads the entry point for the name."""
+    script = (
+        "from inspect_ai._util.registry import registry_lookup\n"
+        "from inspect_ai.util import registry_info\n"
+        "found = registry_lookup('task', 'bangarena/bangarena')\n"
+        "print(registry_info(found).name if found is not None else 'missing')\n"
+        "task = found(seats=4, games=1)\n"
+        "print(type(task).__name__, len(task.dataset))\n"
+    )
+    path = os.pathsep.join([str(ROOT), str(entry_point_path(tmp_path / "ep"))])
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["bangarena/bangarena", "Task 1"], done.stdout
