@@ -58,11 +58,11 @@ from harness.agents.answer_budget import answer_budget_warning
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
-from harness.agents.providers.base import AnswerMode
+from harness.agents.providers.provider_contract import AnswerMode
 from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
 from harness.play.model_seats import seat_spec
 
-from .config import LeagueConfig
+from .league_config import LeagueConfig
 from .runner import CONFIG_FILE
 
 __all__ = [

@@ -17,7 +17,7 @@ import yaml
 
 from harness.agents.decision_record import Attempt, ModelDecisionRecord, TokenCounts
 from harness.cli.main import main
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.preflight import ProbeResult, _summary, diagnose_url, preflight, request_size
 from harness.league.stopped import read_stopped
 from harness.records import RunStore
