@@ -4,7 +4,7 @@ An answer is ``{"choice": "<option id>", "reason": "<at most REASON_MAX_CHARS ch
 GBNF grammar enforces the length; the other modes ask for "one short sentence").  An answer cut by
 the token limit is recorded as ``truncated`` and falls back, so the limit should hold the longest
 answer in the locale the seat plays in: its reason at full length, written in the locale's densest
-prose (the :data:`~harness.agents.providers.base.REASON_MAX_CHARS`-character window of the locale's
+prose (the :data:`~harness.agents.providers.provider_contract.REASON_MAX_CHARS`-character window of the locale's
 system prompt with the most tokens, as the model's tokenizer counts them), and the longest option
 id the engine offers.  :func:`answer_budget_warning` is the preflight's check; ``bangarena
 prompt-stats``-style figures come from :func:`answer_tokens`.
@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from .providers.anthropic_provider import DEFAULT_MAX_TOKENS as ANTHROPIC_DEFAULT_MAX_TOKENS
-from .providers.base import REASON_MAX_CHARS
+from .providers.provider_contract import REASON_MAX_CHARS
 
 __all__ = [
     "LONGEST_OPTION_ID",

@@ -16,11 +16,11 @@ from .decision_record import (
     TRUNCATED,
     cap_text,
 )
-from .providers.base import (
+from .key_redaction import redact
+from .providers.provider_contract import (
     REASON_MAX_CHARS,
     AnswerShape,
 )
-from .redact import redact
 
 __all__ = [
     "ParsedAnswer",

@@ -22,9 +22,9 @@ from typing import Any, TextIO
 from rich.console import Console
 
 from harness.engine import SeatView, parse_action
-from harness.views.context import view_context
 from harness.views.narrate import Narrator
-from harness.views.options import option_label
+from harness.views.option_labels import option_label
+from harness.views.render_context import view_context
 from harness.views.terminal import (
     TableDiff,
     colored,

@@ -49,15 +49,16 @@ from .decision_record import (
     quote_text,
     sha256_text,
 )
+from .key_redaction import redact
 from .model_decision import Call, Decision, decision_record, exchange, one_line, stored
 from .pricing import PriceBook, PriceTable
-from .providers.base import (
+from .providers.provider_contract import (
     AnswerMode,
     AnswerShape,
     Provider,
     ProviderRequest,
 )
-from .providers.errors import (
+from .providers.provider_errors import (
     ContextOverflow,
     FatalProviderError,
     ProviderError,
@@ -66,7 +67,6 @@ from .providers.errors import (
     ServerError,
     TransientProviderError,
 )
-from .redact import redact
 from .response_cache import ResponseCache
 from .seat import FatalSeatError
 

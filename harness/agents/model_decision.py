@@ -20,18 +20,18 @@ from .decision_record import (
     sha256_text,
     sum_reported,
 )
+from .key_redaction import redact
 from .pricing import PriceBook
-from .providers.base import (
+from .providers.provider_contract import (
     AnswerMode,
     AnswerShape,
     Provider,
     ProviderReply,
 )
-from .providers.errors import (
+from .providers.provider_errors import (
     ContextOverflow,
     TransientProviderError,
 )
-from .redact import redact
 from .table_signals import SignalRefused, read_signal
 
 __all__ = ["Call", "Decision", "RecordedAgent", "decision_record", "exchange", "one_line", "stored"]

@@ -45,9 +45,9 @@ from .model_seat import ModelSeat
 from .pricing import PriceBook, context_window
 from .providers import FatalProviderError, Provider, get_provider
 from .providers.anthropic_provider import AnthropicProvider
-from .providers.base import AnswerMode
 from .providers.litellm_provider import LiteLLMProvider
 from .providers.openai_provider import OpenAIProvider
+from .providers.provider_contract import AnswerMode
 from .response_cache import ResponseCache
 from .seat_protocol import Choice
 from .tokenizers import (

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .answer_parse import read_answer_object
-from .providers.base import gbnf_literal
+from .providers.provider_contract import gbnf_literal
 
 SUM_TOLERANCE = 0.02
 PROBE_KEY = "beliefs"

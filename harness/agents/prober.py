@@ -33,13 +33,13 @@ from harness.engine.role_counting import counting_observer, probe_targets
 from harness.views.probe_prompt import probe_message
 
 from .decision_record import cap_text, quote_text, sha256_text
+from .key_redaction import redact
 from .pricing import PriceBook
 from .probe_parse import SUM_TOLERANCE, parse_probe, probe_grammar, probe_schema
 from .probe_record import ProbeAttempt, ProbeRecord, ProbeTrigger
 from .probe_settings import ProbeSettings
-from .providers.base import Provider, ProviderRequest
-from .providers.errors import ProviderError
-from .redact import redact
+from .providers.provider_contract import Provider, ProviderRequest
+from .providers.provider_errors import ProviderError
 from .rulebot.role_beliefs import suspicion_roles
 from .rulebot.suspicion import Suspicion
 

@@ -9,7 +9,7 @@ response body is the answer (:class:`~harness.agents.wire_protocol.AgentAnswer` 
   :data:`~harness.agents.wire_protocol.MAX_ANSWER_BYTES` (read no further than that) is the
   attempt's error and the decision's fallback.
 * ``token_env`` names an environment variable whose value is sent as ``Authorization: Bearer``;
-  the value is registered with :mod:`harness.agents.redact`, so no record, log or output shows it.
+  the value is registered with :mod:`harness.agents.key_redaction`, so no record, log or output shows it.
 * Only ``http`` and ``https`` URLs without credentials are accepted (:func:`check_url`);
   redirects are not followed.
 """
@@ -26,7 +26,7 @@ import httpx
 
 from .decision_record import Attempt
 from .external_seat import AgentBackend, AgentFault
-from .redact import register_key_env
+from .key_redaction import register_key_env
 from .wire_protocol import MAX_ANSWER_BYTES, PROTOCOL_VERSION, DecisionMessage, GameStartMessage
 
 __all__ = ["MAX_TRANSPORT_ATTEMPTS", "RemoteClient", "RemoteBackend", "check_url"]

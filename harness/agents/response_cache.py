@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .providers.base import ProviderReply, ProviderRequest
+from .providers.provider_contract import ProviderReply, ProviderRequest
 
 __all__ = ["ResponseCache", "cache_key"]
 

@@ -30,9 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
 from harness.engine import SeatView
-from harness.views.context import view_context
 from harness.views.prompts import PromptBuilder
 from harness.views.render import environment, markdown_from_context
+from harness.views.render_context import view_context
 
 __all__ = [
     "MAX_ANSWER_BYTES",

@@ -54,7 +54,7 @@ from harness.engine.chance import clone, resample_future
 
 from .luck import recorded_action
 from .playout import cycle_collector_paused, fed_suspicions, new_bots, play_out
-from .value import result_values
+from .value_model import result_values
 
 SeatPolicy = Literal["rulebot", "unknown"]
 

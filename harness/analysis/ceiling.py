@@ -29,7 +29,7 @@ from .features import N_FEATURES, features
 from .fitted import FittedValue
 from .ladder import label
 from .luck import luck_adjust
-from .value import result_values
+from .value_model import result_values
 from .variance import MODE, SEED, ladder_game
 
 TRAIN_SEED = 10_000_000

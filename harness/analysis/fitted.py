@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from harness.engine import Game
 
 from .features import KEYS, NAMES, features, key_index
-from .value import result_values
+from .value_model import result_values
 
 SCHEMA = 1
 MODEL_PATH = Path(__file__).with_name("data") / "value_model.json"

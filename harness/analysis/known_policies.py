@@ -40,7 +40,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from harness.agents.seat import FallbackReason
-from harness.records.models import DecisionLine, GameStart
+from harness.records.record_models import DecisionLine, GameStart
 
 from .luck import Policy
 

@@ -31,7 +31,7 @@ from harness.engine import Action, EngineError, Game, build_view, parse_action
 from harness.engine.chance import clone, resample_future
 from harness.engine.state import Decision
 
-from .value import ValueModel, result_values
+from .value_model import ValueModel, result_values
 
 Policy = Literal["unknown", "uniform", "rulebot"]
 DEFAULT_SAMPLES = 8

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.records.models import DecisionLine, GameStart
+from harness.records.record_models import DecisionLine, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
 from harness.records.store import DamagedGame, RecordError, latest_by_game, open_for_appending
 

@@ -16,14 +16,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.records.models import DecisionLine, GameRecord, GameStart
+from harness.records.record_models import DecisionLine, GameRecord, GameStart
 from harness.records.run_folder import finished_games, open_run_folder
 from harness.records.store import DamagedGame, RecordError, latest_by_game, open_for_appending
 
 from .fitted import FittedValue
 from .known_policies import KnownPolicies, known_policies, table_fallback
 from .luck import DEFAULT_SAMPLES, luck_adjust
-from .value import ValueModel
+from .value_model import ValueModel
 
 LUCK_DIR = "analysis"
 LUCK_FILE = "luck.jsonl"

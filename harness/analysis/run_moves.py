@@ -29,8 +29,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from harness.engine import EngineError, Game
-from harness.records.models import DecisionLine
 from harness.records.notices import notice
+from harness.records.record_models import DecisionLine
 from harness.records.run_folder import finished_games, open_run_folder
 from harness.records.store import DamagedGame, latest_by_game, open_for_appending
 

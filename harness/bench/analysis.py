@@ -31,7 +31,7 @@ from typing import Any
 
 from .core import BenchError, LoadAverage, print_result, python_version, temp_dir
 from .league import rulebot_and_random
-from .progress import Progress
+from .progress_display import Progress
 
 GOAL_SECONDS = 1.0
 GOAL_AGREEMENT = 0.80

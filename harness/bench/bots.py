@@ -18,7 +18,7 @@ from harness.league.bot_tables import TableJob, TableOutcome, bot_speed, run_tab
 from harness.league.stats_basic import wilson
 
 from .core import print_result
-from .progress import Progress
+from .progress_display import Progress
 
 TEAMS = ("law", "raiders", "loners")
 SIDES = {"law": ("law",), "raiders": ("raiders",), "loners": ("loner", "loners")}

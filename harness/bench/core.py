@@ -2,7 +2,7 @@
 average, a temporary folder and the final JSON line.
 
 A benchmark prints its figures as text lines and ends with exactly one JSON line on stdout
-(:func:`print_result`); progress goes to stderr (:mod:`harness.bench.progress`).
+(:func:`print_result`); progress goes to stderr (:mod:`harness.bench.progress_display`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from harness.engine import Game
 from harness.extras import MissingExtra
 
 from .core import BenchError, peak_rss_mb, print_result, python_version, rounds
-from .progress import Progress
+from .progress_display import Progress
 
 
 def _random_games(

@@ -61,7 +61,7 @@ def instant_league(
     """A league config of model ``players``, each the model of the instant local server at
     ``base_url``, at ``seats``-seat classic tables: ``games`` games, ``concurrent`` at once (and
     as many provider calls).  ``settings`` add to or replace league settings."""
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
 
     model = {"provider": "openai", "model": "instant", "base_url": base_url}
     return parse_config(

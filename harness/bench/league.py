@@ -35,7 +35,7 @@ from typing import Any
 
 from .core import BenchError, LoadAverage, cpu_seconds, print_result, python_version, temp_dir
 from .instant_league import instant_league
-from .progress import Progress
+from .progress_display import Progress
 
 TARGET_OVERHEAD_MS = 5.0
 BOT_SEATS = [4, 5, 6, 7]
@@ -77,7 +77,7 @@ def rulebot_and_random(
 ) -> Path:
     """Play a league of a rule bot and a random player at ``tables`` (``cells`` table size ×
     mode cells; about ``games`` games in all, unpaired) into ``tmp / name``; the run folder."""
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
 
     config = parse_config(
         {
@@ -106,7 +106,7 @@ def bench_bots(
 ) -> dict[str, Any]:
     """Bot-only league of ``games`` games (split over 4–7 seats, classic) on ``workers``
     processes (or as tasks of ``executor``)."""
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
     from harness.records import RunStore
 
     per_table = max(1, round(games / len(BOT_SEATS)))

@@ -38,7 +38,7 @@ from harness.engine import Game, SeatView
 from harness.views.names import default_names
 
 from .core import print_result, python_version
-from .progress import Progress
+from .progress_display import Progress
 
 TARGET_MEDIAN_MS = 5.0
 INSTANT = "instant"

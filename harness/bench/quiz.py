@@ -32,7 +32,7 @@ from harness.agents.providers import (
 )
 from harness.league.stats_basic import percentile
 from harness.quiz.dataset import build_datasets
-from harness.quiz.models import Dataset
+from harness.quiz.quiz_records import Dataset
 from harness.quiz.run import (
     NO_ANSWER,
     QuizPrompts,

@@ -24,7 +24,7 @@ from typing import Any
 
 from .core import BenchError, cpu_seconds, print_result, python_version, temp_dir
 from .league import rulebot_and_random
-from .progress import Progress
+from .progress_display import Progress
 
 TARGET_SECONDS = 30.0
 TARGET_INDEX_BYTES = 1_000_000

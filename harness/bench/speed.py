@@ -6,7 +6,7 @@ decisions per second of whole rule-bot games (``bench bots``) of the code before
 existed, commit 9e6b747.  Absolute speeds move with the machine's load, so each round runs both,
 each in a fresh process: the earlier code's :func:`harness.league.bot_tables.bot_speed` from a copy
 of that code (``--against``: a commit of this repository, or a folder holding a ``harness``
-package), then this code's rollouts (:func:`harness.bench.value.rollout_speed`, the rollouts of
+package), then this code's rollouts (:func:`harness.bench.value_bench.rollout_speed`, the rollouts of
 ``bench value``).  The figure is the median of the rounds' ratios.
 """
 
@@ -37,7 +37,7 @@ _OLD = (
 )
 _NEW = (
     "import json\n"
-    "from harness.bench.value import rollout_speed\n"
+    "from harness.bench.value_bench import rollout_speed\n"
     "d, s = rollout_speed({positions}, {rollouts})\n"
     "print(json.dumps({{'decisions': d, 'seconds': s}}))\n"
 )

@@ -36,7 +36,7 @@ from harness.analysis.run_moves import (
 from harness.records.store import RecordError
 
 from .args import positive_int
-from .errors import CliError
+from .cli_errors import CliError
 from .progress import Progress
 from .replay_cmd import open_run
 

@@ -10,7 +10,7 @@ Exit codes: 0 the model gave a valid answer; 1 the seat fell back (a server that
 answering garbage included); 2 bad arguments, a fatal provider error (bad key, unknown model) or
 any other failure, reported on one line, never a traceback.  API keys are read from the
 environment variable named by ``--api-key-env`` (or the provider's usual one) and never printed:
-everything printed passes :func:`~harness.agents.redact.redact`.
+everything printed passes :func:`~harness.agents.key_redaction.redact`.
 
 Wire-up: ``harness/cli/main.py`` lists this module in ``COMMANDS``.
 """
@@ -26,18 +26,18 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord, sha256_text
+from harness.agents.key_redaction import redact
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec, ProviderName, counter_for
 from harness.agents.providers import ANSWER_MODES
-from harness.agents.providers.errors import TransientKind
-from harness.agents.redact import redact
+from harness.agents.providers.provider_errors import TransientKind
 from harness.agents.sample_decision import Sample, ask, sample_decision
 from harness.engine.roles import MAX_SEATS, MIN_SEATS
 from harness.views.names import LOCALES, default_names
 from harness.views.tokens import request_tokens
 
 from .args import positive_float, seat_count
-from .errors import CliError
+from .cli_errors import CliError
 
 TRANSIENT_KINDS = frozenset(get_args(TransientKind))
 

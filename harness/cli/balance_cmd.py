@@ -32,7 +32,7 @@ from harness.paths import RESULTS_DIR
 from harness.report.balance_chart import balance_svg
 
 from .args import positive_int
-from .errors import path_error
+from .cli_errors import path_error
 from .progress import Progress
 
 

@@ -74,6 +74,6 @@ def run_engine(args: argparse.Namespace) -> int:
 
 
 def run_pettingzoo(args: argparse.Namespace) -> int:
-    from harness.bench import pettingzoo
+    from harness.bench import pettingzoo_bench
 
-    return pettingzoo.run(args.games, args.seats, args.mode, args.seed)
+    return pettingzoo_bench.run(args.games, args.seats, args.mode, args.seed)

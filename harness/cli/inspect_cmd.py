@@ -25,7 +25,7 @@ from harness.replay.decision_browser import model_known, run_models
 from harness.views.names import LOCALES
 from harness.views.plural import count
 
-from .errors import CliError
+from .cli_errors import CliError
 from .replay_cmd import open_run
 
 # a model seat's own reasons, then a web seat's: handed to its bot (autopilot) or past a spending cap

@@ -14,7 +14,7 @@ from typing import Any
 from harness.views.plural import count as counted
 
 from .args import count
-from .errors import CliError, path_error
+from .cli_errors import CliError, path_error
 
 
 def register(sub: Any) -> None:

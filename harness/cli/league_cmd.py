@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.league.config import LeagueConfig, load_config
 from harness.league.executors import EXECUTORS
+from harness.league.league_config import LeagueConfig, load_config
 from harness.league.runner import LeagueInterrupted, LeagueRunner, LeagueStopped, run_dir_for
 from harness.league.runner import Progress as RunProgress
 from harness.league.schedule import deals_and_seatings, skips_rotations
@@ -22,7 +22,7 @@ from harness.play.config_files import ConfigError
 from harness.views.plural import count
 
 from . import league_report_cmd
-from .errors import CliError, check_folder
+from .cli_errors import CliError, check_folder
 from .progress import PLAIN_INTERVAL_S, Progress
 
 
@@ -260,7 +260,7 @@ def _run_with_progress(
     runner: LeagueRunner, enabled: bool, interval: float = PLAIN_INTERVAL_S
 ) -> None:
     """A bar with ETA on a terminal, a plain line every ``interval`` seconds in a log
-    (harness.bench.progress) — also in the middle of a long game, counting its decisions."""
+    (harness.bench.progress_display) — also in the middle of a long game, counting its decisions."""
     p = runner.progress
     with Progress("league", p.total, done=p.done, enabled=enabled, interval=interval) as bar:
 

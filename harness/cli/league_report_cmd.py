@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .args import count, positive_int
-from .errors import CliError
+from .cli_errors import CliError
 from .progress import Progress
 
 WIDE = 160

@@ -34,7 +34,7 @@ from . import (
     rules_cmd,
     serve_cmd,
 )
-from .errors import CliError, error_line, path_error
+from .cli_errors import CliError, error_line, path_error
 from .help_format import DefaultsHelpFormatter
 
 COMMANDS = (

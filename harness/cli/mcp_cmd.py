@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.league.config import LeagueConfig, load_config, parse_config
+from harness.league.league_config import LeagueConfig, load_config, parse_config
 from harness.league.runner import LeagueInterrupted, run_dir_for
 from harness.league.served_players import check_mcp_players
 from harness.play.agent_players import check_agent_players
@@ -25,7 +25,7 @@ from harness.play.config_files import ConfigError
 from harness.views.plural import count
 
 from .args import free_port
-from .errors import CliError, address_error
+from .cli_errors import CliError, address_error
 from .league_cmd import start_runner
 
 QUICK = {"seats": 4, "mode": "classic", "games": 1, "seed": 1, "decision_seconds": 120.0}

@@ -1,4 +1,4 @@
-"""``bangarena bench plan`` options; the benchmark is :mod:`harness.bench.plan_power`.
+"""``bangarena bench plan`` options; the benchmark is :mod:`harness.bench.plan_bench`.
 
 Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
 """
@@ -50,9 +50,9 @@ def register_bench(bsub: Any) -> None:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from harness.bench import plan_power
+    from harness.bench import plan_bench
 
-    return plan_power.run(
+    return plan_bench.run(
         args.seats,
         args.pool_games,
         args.pilots,

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from .args import count
-from .errors import CliError
+from .cli_errors import CliError
 
 
 def _fraction(text: str) -> float:
@@ -64,7 +64,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.league.config import load_config
+    from harness.league.league_config import load_config
     from harness.play.config_files import ConfigError
     from harness.records.store import RecordError
     from harness.runs import PlanError, bench_source, make_plan, pilot_source, prompt_usage

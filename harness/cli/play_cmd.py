@@ -20,7 +20,7 @@ from harness.engine.roles import MODES
 from harness.views.names import LOCALES, default_names
 
 from .args import positive_float, seat_count
-from .errors import CliError
+from .cli_errors import CliError
 
 TABLE_TIMES = (15, 30, 60, 90)
 # seconds between automated moves when watching in a terminal (RULES.md §11: slow/normal/fast)

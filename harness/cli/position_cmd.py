@@ -10,7 +10,7 @@ from typing import Any
 from harness.engine import EngineError, Game, IllegalAction, dump_position, load_position
 from harness.views.table_text import table_text
 
-from .errors import CliError
+from .cli_errors import CliError
 
 
 def register(sub: Any) -> None:

@@ -19,7 +19,7 @@ from harness.views.prompts import system_prompt_text
 from harness.views.tokens import TokenCounter, TokenizerError
 
 from .args import add_series_args, positive_int
-from .errors import CliError
+from .cli_errors import CliError
 from .progress import Progress
 
 

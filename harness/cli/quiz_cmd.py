@@ -15,13 +15,13 @@ import asyncio
 from pathlib import Path
 from typing import Any, get_args
 
-from harness.league.config import load_config
+from harness.league.league_config import load_config
 from harness.play.config_files import ConfigError
 from harness.quiz.kinds import KIND_NAMES
-from harness.quiz.models import Dataset, Locale, QuizError, read_dataset
+from harness.quiz.quiz_records import Dataset, Locale, QuizError, read_dataset
 
 from .args import positive_int
-from .errors import CliError
+from .cli_errors import CliError
 from .progress import Progress
 
 DEFAULT_N = 300
@@ -234,7 +234,7 @@ def run_quiz_cmd(args: argparse.Namespace) -> int:
 
 
 def _write_results(run: str, dataset: Dataset, out: Path, answers: list[Any]) -> None:
-    from harness.quiz.summary import summarize, write_summary
+    from harness.quiz.quiz_summary import summarize, write_summary
     from harness.quiz.text import summary_text
     from harness.report.quiz_page import write_quiz_page
 

@@ -36,7 +36,7 @@ from harness.views.plural import count
 from harness.views.render import render_markdown
 from harness.views.table_text import table_text
 
-from .errors import CliError
+from .cli_errors import CliError
 from .progress import Progress
 
 

@@ -9,7 +9,7 @@ from harness.records.store import RecordError
 from harness.views.names import LOCALES
 from harness.views.plural import count
 
-from .errors import CliError, path_error
+from .cli_errors import CliError, path_error
 from .progress import Progress
 from .replay_cmd import finished, open_run
 

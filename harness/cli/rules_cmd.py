@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.views import rules_doc
 
-from .errors import CliError
+from .cli_errors import CliError
 
 
 def register(sub: Any) -> None:

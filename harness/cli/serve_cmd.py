@@ -8,7 +8,7 @@ import socket
 from typing import Any
 
 from .args import port
-from .errors import CliError, address_error
+from .cli_errors import CliError, address_error
 
 
 def register(sub: Any) -> None:
@@ -80,10 +80,10 @@ def run(args: argparse.Namespace) -> int:
     from harness.league.preflight_records import PreflightError
     from harness.play.config_files import ConfigError
     from harness.web import Registry, create_app, load_web_config
-    from harness.web.config import with_allowed
     from harness.web.proxies import split_entries
     from harness.web.server import table_server
     from harness.web.spending import caps_line, check_prices, server_caps
+    from harness.web.web_config import with_allowed
 
     try:
         config = with_allowed(load_web_config(args.config), args.allow_origin, args.allow_host,

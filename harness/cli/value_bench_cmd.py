@@ -1,4 +1,4 @@
-"""``bangarena bench value`` options; the benchmark is :mod:`harness.bench.value`.
+"""``bangarena bench value`` options; the benchmark is :mod:`harness.bench.value_bench`.
 
 Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
 """
@@ -31,9 +31,9 @@ def register_bench(bsub: Any) -> None:
 
 
 def run_value(args: argparse.Namespace) -> int:
-    from harness.bench import value
+    from harness.bench import value_bench
 
-    return value.run(
+    return value_bench.run(
         args.games,
         args.positions,
         args.rollouts,

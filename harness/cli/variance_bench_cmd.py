@@ -1,4 +1,4 @@
-"""``bangarena bench variance`` options; the benchmark is :mod:`harness.bench.variance`.
+"""``bangarena bench variance`` options; the benchmark is :mod:`harness.bench.variance_bench`.
 
 Wire-up: ``bench_cmd.register`` calls :func:`register_bench` with its sub-parser group.
 """
@@ -130,21 +130,21 @@ def register_bench(bsub: Any) -> None:
 
 
 def run_variance(args: argparse.Namespace) -> int:
-    from harness.bench import variance
+    from harness.bench import variance_bench
 
     if args.advantage:
         from harness.analysis.advantage import PlayoutRule
 
-        from .errors import CliError
+        from .cli_errors import CliError
 
         try:
             rule = PlayoutRule(args.playouts, args.se_bound, max(args.max_playouts, args.playouts))
         except ValueError as e:
             raise CliError(str(e)) from None
-        return variance.run_advantage(
+        return variance_bench.run_advantage(
             args.games, args.seats, args.mode, args.pair, rule, args.workers,
             progress=not args.no_progress, models=args.models,
         )  # fmt: skip
     if args.ceiling:
-        return variance.run_ceiling(args.train_deals, args.games, args.samples, args.workers)
-    return variance.run(args.games, args.samples, args.workers, progress=not args.no_progress)
+        return variance_bench.run_ceiling(args.train_deals, args.games, args.samples, args.workers)
+    return variance_bench.run(args.games, args.samples, args.workers, progress=not args.no_progress)

@@ -26,7 +26,7 @@ from typing import Any
 
 from harness.agents.mcp_seat import McpChannel
 from harness.engine import Game
-from harness.league.config import load_config
+from harness.league.league_config import load_config
 from harness.league.model_calls import ModelCounts
 from harness.league.runner import LeagueRunner, run_dir_for
 from harness.league.schedule import build_schedule

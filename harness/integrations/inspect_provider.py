@@ -1,4 +1,4 @@
-"""A :class:`~harness.agents.providers.base.Provider` that asks Inspect AI's model.
+"""A :class:`~harness.agents.providers.provider_contract.Provider` that asks Inspect AI's model.
 
 Inspect owns the model connection (its model string, API keys from the environment, its own
 retries and rate limits, its usage log); the harness keeps everything else: the prompts, strict
@@ -11,7 +11,7 @@ every Inspect model supports), ``json_schema`` (Inspect's ``response_schema``), 
 
 A request the model's context cannot hold comes back from Inspect as an output whose stop reason
 is ``model_length`` (the provider's HTTP 400 turned into a reply, its text the server's error):
-it is raised as :class:`~harness.agents.providers.errors.ContextOverflow`, never returned as the
+it is raised as :class:`~harness.agents.providers.provider_errors.ContextOverflow`, never returned as the
 model's words.
 
 Replies carry the accounting of the league's own adapters: ``finish_reason`` from Inspect's stop
@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from harness.agents.providers.base import (
+from harness.agents.providers.provider_contract import (
     ANSWER_MODES,
     TOOL_NAME,
     AnswerMode,
@@ -38,7 +38,7 @@ from harness.agents.providers.base import (
     request_schema,
     tool_description,
 )
-from harness.agents.providers.errors import (
+from harness.agents.providers.provider_errors import (
     BadRequest,
     ContextOverflow,
     ProviderTimeout,

@@ -20,7 +20,7 @@ from harness.integrations.inspect_counts import counts_json
 from harness.league.model_calls import ModelCounts
 from harness.play.recorder import GameIdent, GameRecorder, LineSink
 from harness.records import DecisionLine, RunStore
-from harness.records.models import SeatPlayer
+from harness.records.record_models import SeatPlayer
 from harness.views.names import default_names
 
 __all__ = [

@@ -68,7 +68,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 from harness.agents.external_seat import ExternalSeat
 from harness.agents.mcp_seat import McpBackend, McpChannel
 from harness.agents.model_spec import ModelSpec, build_model_seat
-from harness.agents.providers.base import AnswerMode
+from harness.agents.providers.provider_contract import AnswerMode
 from harness.engine import Game
 from harness.integrations.inspect_counts import counts_from_json
 from harness.integrations.inspect_league import LeagueHost

@@ -26,9 +26,9 @@ from harness.play.recorder import GameIdent, GameOutput, GameRecorder, LineSink,
 from harness.play.seats import ModelSeatFactory, seat_lineup
 from harness.records import DecisionLine, GameStart
 from harness.records.digest import EventDigest
-from harness.records.models import SeatPlayer
+from harness.records.record_models import SeatPlayer
 
-from .config import LeagueConfig
+from .league_config import LeagueConfig
 
 __all__ = [
     "GameOutput",

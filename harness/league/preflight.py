@@ -60,11 +60,11 @@ from harness.agents.answer_budget import answer_budget_warning
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
-from harness.agents.providers.base import AnswerMode
+from harness.agents.providers.provider_contract import AnswerMode
 from harness.play.ledger import SpendLine
 from harness.play.model_seats import seat_spec
 
-from .config import LeagueConfig
+from .league_config import LeagueConfig
 from .preflight_checks import DEFAULT_URLS, check_key, check_price, diagnose_url, where
 from .preflight_cold import cold_read, holds_one_prefix
 from .preflight_context import check_context, context_needed, overflow_error

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from harness.agents.model_spec import ModelSpec
 
-from .config import LeagueConfig
+from .league_config import LeagueConfig
 from .preflight_records import PreflightError
 
 __all__ = [

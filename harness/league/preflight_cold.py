@@ -21,8 +21,8 @@ import time
 import uuid
 
 from harness.agents.model_spec import ModelSpec, build_provider
-from harness.agents.providers.base import ProviderRequest
-from harness.agents.providers.errors import ProviderError
+from harness.agents.providers.provider_contract import ProviderRequest
+from harness.agents.providers.provider_errors import ProviderError
 from harness.play.ledger import SpendLine, now_utc
 
 from .preflight_records import ColdRead

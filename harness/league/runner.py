@@ -44,8 +44,8 @@ from harness.records.store import GameFile, GameParts
 from harness.views.plural import count
 from harness.views.rules_doc import RULES_VERSION
 
-from .config import LeagueConfig, parse_config
 from .game_play import ResumeMismatch, game_start, play_scheduled, played_before
+from .league_config import LeagueConfig, parse_config
 from .schedule import build_schedule
 from .stopped import clear_stopped, only_stopped
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from harness.play.game_spec import GameSpec
 from harness.views.plural import count
 
-from .config import LeagueConfig
+from .league_config import LeagueConfig
 
 __all__ = [
     "NAME_POOL",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.play.config_files import ConfigError
 
-from .config import LeagueConfig
+from .league_config import LeagueConfig
 from .schedule import build_schedule
 
 __all__ = ["check_mcp_players"]

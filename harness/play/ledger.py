@@ -13,7 +13,7 @@ The calls of belief probes (``docs/probes.md``) have ``purpose: "probe"`` and th
 
 The run's spending caps count the ledger's totals, and a resumed run starts from them, so a cap
 holds across any number of ``--resume``.  The web table keeps the same ledger in its run folder,
-under the ``spending`` caps of its config (:mod:`harness.web.registry`).
+under the ``spending`` caps of its config (:mod:`harness.web.room_registry`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 and Inspect samples alike.
 
 A :class:`GameRecorder` is made when a game is dealt, with the game's identity (:class:`GameIdent`)
-and who sits where (its ``seating``: the start line's :class:`~harness.records.models.SeatPlayer`
+and who sits where (its ``seating``: the start line's :class:`~harness.records.record_models.SeatPlayer`
 list).  It consumes the table's walk (:meth:`GameRecorder.walk`, or :meth:`GameRecorder.record`
 for each :class:`~harness.agents.table.Step` the table yields) — the table never calls it — and
 when the game is over :meth:`GameRecorder.finish` builds the end records: each seat's outcome
@@ -29,7 +29,7 @@ from harness.engine import Game
 from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, SeatOutcome
 from harness.records.digest import EventDigest
-from harness.records.models import VOID_SIDE, SeatPlayer
+from harness.records.record_models import VOID_SIDE, SeatPlayer
 from harness.records.store import GameParts, game_parts, parse_game_parts
 
 __all__ = [

@@ -5,13 +5,13 @@ answered by the engine, asked to models and scored.
 * :mod:`.worlds` — what-if copies of a game, stated outcomes, the role assignments a seat cannot
   tell apart;
 * :mod:`.build` and :mod:`.dataset` — drafting questions from bot games, wording them
-  (:mod:`.render`, ``prompts/quiz``), the dataset files (:mod:`.models`);
-* :mod:`.run`, :mod:`.score`, :mod:`.summary`, :mod:`.text` — asking models, scoring, accuracy with
+  (:mod:`.question_wording`, ``prompts/quiz``), the dataset files (:mod:`.quiz_records`);
+* :mod:`.run`, :mod:`.score`, :mod:`.quiz_summary`, :mod:`.text` — asking models, scoring, accuracy with
   Wilson intervals next to a random guess;
 * :mod:`.bench` — questions built per second and the harness overhead per question.
 """
 
 from .kinds import KIND_NAMES, KINDS
-from .models import Dataset, QuizHeader, QuizQuestion, read_dataset
+from .quiz_records import Dataset, QuizHeader, QuizQuestion, read_dataset
 
 __all__ = ["KINDS", "KIND_NAMES", "Dataset", "QuizHeader", "QuizQuestion", "read_dataset"]

@@ -13,7 +13,8 @@ from harness.paths import ROOT
 from harness.views.names import default_names
 
 from .build import QuizBuildError, Spec, draft_from_positions, draft_questions
-from .models import (
+from .question_wording import question_text
+from .quiz_records import (
     Candidate,
     QuestionSource,
     QuizError,
@@ -23,7 +24,6 @@ from .models import (
     read_dataset,
     write_dataset,
 )
-from .render import question_text
 from .worlds import load
 
 QUIZZES_DIR = ROOT / "quizzes"

@@ -4,7 +4,7 @@ The models are asked exactly as they are at a game table — the same providers 
 per-provider limits and spend ledger (:class:`~harness.play.model_seats.ModelSeats`), the same
 :class:`~harness.agents.llm_agent.LLMAgent` (answer modes, strict parsing, corrective re-prompts,
 retries, deadlines, response cache, decision records) built from each player's spec — with the
-rules document under test as the system prompt (:func:`harness.quiz.render.system_prompt`) and
+rules document under test as the system prompt (:func:`harness.quiz.question_wording.system_prompt`) and
 the question text as the one user message.  Single answers use the game answer object
 ``{"choice": id}``; set answers ``{"answer": [ids]}``.
 
@@ -36,18 +36,18 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from harness.agents.decision_record import ModelDecisionRecord
+from harness.agents.key_redaction import redact
 from harness.agents.llm_agent import FatalModelError, LLMAgent
 from harness.agents.model_spec import build_llm_agent, build_provider
-from harness.agents.redact import redact
 from harness.engine.roles import MIN_SEATS, MODES
-from harness.league.config import LeagueConfig
+from harness.league.league_config import LeagueConfig
 from harness.paths import RULES_MD_DIR
 from harness.play.ledger import current_game
 from harness.play.model_seats import ModelSeats
 from harness.records.store import read_records
 
-from .models import Dataset, QuizError, QuizQuestion, write_dataset
-from .render import system_prompt
+from .question_wording import system_prompt
+from .quiz_records import Dataset, QuizError, QuizQuestion, write_dataset
 from .score import exact, f1
 
 ANSWERS_FILE = "answers.jsonl"

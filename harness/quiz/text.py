@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.views.render import environment
 
-from .summary import QuizSummary, Score, breakdown
+from .quiz_summary import QuizSummary, Score, breakdown
 
 
 def pct(x: float | None) -> str:

@@ -1,6 +1,6 @@
 """Saved files of a run: versioned pydantic models written as JSON Lines."""
 
-from .models import (
+from .record_models import (
     RECORD_SCHEMA_VERSION,
     DecisionLine,
     GameEnd,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from harness.views.plural import count
 
-from .models import GameRecord
+from .record_models import GameRecord
 
 __all__ = ["Copy", "DistinctGames", "copies_note", "distinct_games", "seating"]
 

@@ -20,7 +20,7 @@ from harness.agents.probe_record import (
     ProbeTrigger,
 )
 
-from .redact import redact_text
+from .record_redaction import redact_text
 from .store import read_records
 
 __all__ = [

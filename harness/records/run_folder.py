@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .copies import DistinctGames
-from .models import GameRecord
+from .record_models import GameRecord
 from .store import RecordError, RunStore
 
 __all__ = ["distinct_finished", "finished_games", "open_run_folder"]

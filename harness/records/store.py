@@ -10,7 +10,7 @@
 
 Then the game's line is appended to ``games.jsonl`` and flushed to disk; only games listed in
 ``games.jsonl`` count as finished, so a resumed run continues exactly the games that were in
-flight.  Everything written goes through :func:`harness.records.redact.redact_text` first (one
+flight.  Everything written goes through :func:`harness.records.record_redaction.redact_text` first (one
 pass per file or line).
 """
 
@@ -26,9 +26,9 @@ from typing import IO, Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .copies import Copy, DistinctGames, distinct_games
-from .models import DecisionLine, GameEnd, GameRecord, GameStart
 from .notices import notice
-from .redact import redact_text
+from .record_models import DecisionLine, GameEnd, GameRecord, GameStart
+from .record_redaction import redact_text
 
 
 class RecordError(ValueError):

@@ -26,10 +26,10 @@ from harness.agents.decision_record import INVALID_KINDS, TRUNCATED
 from harness.engine import EngineError, build_view
 from harness.paths import PROMPTS_DIR
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore
-from harness.views.context import view_context
 from harness.views.render import markdown_from_context
+from harness.views.render_context import view_context
 
-from .conversation import Context, conversation_context
+from .rebuilt_conversation import Context, conversation_context
 from .verify import replay_steps, seat_names
 
 __all__ = [

@@ -24,7 +24,7 @@ from harness.runs import POINTS, RATE, score_text, value_text
 
 from .charts import PALETTE, Interval, interval_chart
 from .labels import count, fill, labels
-from .summary import ROLE_ORDER
+from .league_summary import ROLE_ORDER
 
 __all__ = ["RoleRate", "Score", "leaderboard_front", "role_panels", "score_chart"]
 

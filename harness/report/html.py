@@ -58,8 +58,8 @@ from .charts import (
 from .figures import league_figures
 from .front import RoleRate, Score, role_panels, score_chart
 from .labels import count, fill, labels, plural_table
+from .league_summary import ROLE_ORDER, Summary, load_config, summarize
 from .payload import dumps, game_payload, game_script
-from .summary import ROLE_ORDER, Summary, load_config, summarize
 from .templates import STATIC, environment, interval_text, static_text
 
 __all__ = [

@@ -55,7 +55,7 @@ from harness.views.names import (
     upgrade_name,
 )
 from harness.views.narrate import Narrator
-from harness.views.options import decision_header, option_label
+from harness.views.option_labels import decision_header, option_label
 
 __all__ = ["dumps", "game_payload", "game_script"]
 
@@ -133,7 +133,7 @@ class _Strings:
 
 class _Decisions:
     """Decision headers and option labels of one game, memoised (``memo``) on what their
-    templates read (:func:`harness.views.options.option_label`: the action, the decision kind,
+    templates read (:func:`harness.views.option_labels.option_label`: the action, the decision kind,
     the target's distance and hand size, and for a draw the discard top; the names are the
     game's; :func:`decision_header`: kind, context and the viewer)."""
 

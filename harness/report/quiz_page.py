@@ -21,15 +21,15 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from harness.engine.roles import MODES
 from harness.paths import PROMPTS_DIR
 from harness.quiz.kinds import KIND_NAMES
-from harness.quiz.models import Dataset
+from harness.quiz.quiz_records import Dataset
+from harness.quiz.quiz_summary import QuizSummary, breakdown
 from harness.quiz.run import QuizAnswer
-from harness.quiz.summary import QuizSummary, breakdown
 from harness.views.names import mode_name, text_direction
 
 from .labels import count, fill, labels
 
 QUIZ_PAGE = "quiz.html"
-# The breakdown tables (harness.quiz.summary.breakdown) by their titles: the label keys
+# The breakdown tables (harness.quiz.quiz_summary.breakdown) by their titles: the label keys
 # ``accuracy_<key>`` (heading) and ``<key>`` (first column).
 TABLE_KEYS = {"by kind": "kind", "by mode": "mode", "by seats": "seats"}
 

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from harness.league.config import SEATED_KINDS
+from harness.league.league_config import SEATED_KINDS
 from harness.league.model_calls import ModelCounts, count_model_calls
 from harness.paths import PROMPTS_DIR
 from harness.records import GameRecord, RunStore
@@ -207,7 +207,7 @@ def block_flags(games: Sequence[GameRecord], config: Mapping[str, Any] | None) -
     """Paired deals of which only some scheduled rotations finished with a result."""
     if not config or not config.get("paired", True):
         return []
-    from harness.league.config import ConfigError, parse_config
+    from harness.league.league_config import ConfigError, parse_config
     from harness.league.schedule import build_schedule
 
     try:

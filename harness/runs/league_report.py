@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from harness.league.config import SEATED_KINDS
+from harness.league.league_config import SEATED_KINDS
 from harness.league.model_calls import count_model_calls, history_policies
 from harness.views.plural import count
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.league.config import SEATED_KINDS
+from harness.league.league_config import SEATED_KINDS
 
 from .luck_report import ROLE_ADJUSTED
 from .units import score_cell

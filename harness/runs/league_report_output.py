@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from harness.league.config import SEATED_KINDS
+from harness.league.league_config import SEATED_KINDS
 from harness.views.plural import count
 
 from .compactions import compaction_notes

@@ -61,7 +61,7 @@ import numpy as np
 import pandas as pd
 
 from harness.engine.roles import composition
-from harness.league.config import LeagueConfig, PlayerConfig
+from harness.league.league_config import LeagueConfig, PlayerConfig
 from harness.league.schedule import build_schedule
 from harness.views.plural import count
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from harness.league.config import LeagueConfig
+from harness.league.league_config import LeagueConfig
 
 from .plan import Usage, table_cells
 

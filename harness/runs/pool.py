@@ -39,7 +39,7 @@ from typing import Any
 import pandas as pd
 
 from harness.league.model_calls import DEFAULT_HISTORY
-from harness.records.models import GameRecord
+from harness.records.record_models import GameRecord
 from harness.records.rules_version import RULES_VERSION_FILE, read_rules_version
 from harness.records.store import RecordError
 

@@ -2,7 +2,7 @@
 
 Read from the records alone: model seats' signals from their decision records (a league with
 ``signals: true``), people's from ``signals.jsonl`` (the web table), the truth from each game's
-seat outcomes and its engine event log (:func:`harness.records.signals.game_signals`).
+seat outcomes and its engine event log (:func:`harness.records.signal_records.game_signals`).
 
 Claims by the Marshal and marks on the Marshal (a public role: refused since RULES.md §10 says
 so) are left out when an older record holds them (:func:`on_public_role`).
@@ -38,8 +38,8 @@ import pandas as pd
 
 from harness.records import RunStore
 from harness.records.deals import deal_of
-from harness.records.models import VOID_SIDE
-from harness.records.signals import SIGNALS_FILE, game_signals, read_signals
+from harness.records.record_models import VOID_SIDE
+from harness.records.signal_records import SIGNALS_FILE, game_signals, read_signals
 from harness.records.store import DamagedGame, RecordError
 from harness.views.public_record import ATTACK_CARDS
 

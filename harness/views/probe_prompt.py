@@ -16,12 +16,12 @@ from typing import Any
 
 from harness.engine import SeatView
 
-from .context import view_context
 from .history import DEFAULT_LOG_FEED_TOKENS, RECENT_EVENTS
 from .names import feed_title, role_name
 from .prompts import PromptBuilder
 from .public_record import public_record
 from .render import environment, markdown_from_context
+from .render_context import view_context
 from .tokens import approx_tokens
 
 

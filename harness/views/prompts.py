@@ -16,10 +16,10 @@ from typing import Any
 from harness.engine import SeatView
 from harness.paths import RULES_MD_DIR
 
-from .context import view_context
 from .names import feed_title as _feed_title
 from .narrate import Narrator
 from .render import environment, markdown_from_context
+from .render_context import view_context
 
 
 @lru_cache(maxsize=16)

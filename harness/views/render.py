@@ -1,6 +1,6 @@
 """Render a seat view as Markdown (for people and prompts) or JSON (for programs).
 
-Both come from :func:`harness.views.context.view_context`, so they carry the same content; the
+Both come from :func:`harness.views.render_context.view_context`, so they carry the same content; the
 JSON form has stable field names and a ``schema_version``.
 """
 
@@ -15,9 +15,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template
 from harness.engine import SeatView
 from harness.paths import PROMPTS_DIR
 
-from .context import view_context
 from .names import feed_title as _feed_title
 from .names import glossary
+from .render_context import view_context
 
 
 @lru_cache(maxsize=1)

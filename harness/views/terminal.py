@@ -1,7 +1,7 @@
 """A seat view for a person at a terminal, drawn with rich: the seats as a real table, ♥ and
 card suits in colour, the hand, what the seat knows and the options in one panel.
 
-Everything shown comes from :func:`harness.views.context.view_context` (the same content as the
+Everything shown comes from :func:`harness.views.render_context.view_context` (the same content as the
 Markdown view a model reads); the words around it come from ``prompts/terminal.<locale>.j2``.
 :class:`TableDiff` remembers what was last drawn so a screen can print only the seat rows that
 changed since then.

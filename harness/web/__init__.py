@@ -5,7 +5,7 @@
 """
 
 from .app import create_app
-from .config import WebConfig, load_web_config
-from .registry import Registry
+from .room_registry import Registry
+from .web_config import WebConfig, load_web_config
 
 __all__ = ["Registry", "WebConfig", "create_app", "load_web_config"]

@@ -33,14 +33,14 @@ from harness.paths import RULES_MD_DIR
 from harness.views.names import LOCALES, mode_name
 
 from . import protocol as p
-from .config import WebConfig
 from .connection import Connection
 from .headers import SecurityHeaders
 from .limits import RATE_LIMITED, address_key
 from .origins import OriginGuard, OriginPolicy
-from .registry import Registry
+from .room_registry import Registry
 from .room_state import RoomError
 from .rooms import Room, one_seat
+from .web_config import WebConfig
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 INTERNAL = "internal"  # the ``code`` of the error frame for a message the server failed on

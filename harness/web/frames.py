@@ -1,6 +1,6 @@
 """What the server sends: each connection gets the render context of *its* view only.
 
-A person's frame is :func:`~harness.views.context.view_context` of ``build_view(game, seat)``; a
+A person's frame is :func:`~harness.views.render_context.view_context` of ``build_view(game, seat)``; a
 spectator's is the same of :func:`~harness.web.spectator.public_view` — never the game state, never
 a diff of it.  Frames carry the feed incrementally (the events since the connection's previous
 frame; ``reset`` starts a new feed, as after a reconnect or a change of language).  The labels are
@@ -14,9 +14,9 @@ from typing import Any
 
 from harness.engine import Game, SeatView, build_view
 from harness.engine.roles import TEAM_OF
-from harness.views.context import view_context
 from harness.views.names import card_label, character_name, role_name, upgrade_name
 from harness.views.narrate import Narrator
+from harness.views.render_context import view_context
 
 from .spectator import public_view
 

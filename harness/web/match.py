@@ -27,10 +27,10 @@ from harness.engine import Game
 from harness.play.ledger import current_game
 from harness.play.recorder import GameIdent, GameRecorder
 from harness.records import DecisionLine
-from harness.records.models import SeatPlayer
+from harness.records.record_models import SeatPlayer
 
 from .match_stats import player_stats
-from .signals import SignalBoard
+from .signal_board import SignalBoard
 from .web_seat import WebSeat
 
 RecordKind = Literal["human", "bot", "model", "random", "agent", "remote", "mcp", "inspect"]

@@ -12,7 +12,7 @@ keeps the config's ``records`` limits (:mod:`.retention`).
 from __future__ import annotations
 
 from harness.records import GameRecord
-from harness.records.signals import SIGNALS_FILE, GameSignals, read_signals
+from harness.records.signal_records import SIGNALS_FILE, GameSignals, read_signals
 
 from .match import Match
 from .retention import WebStore

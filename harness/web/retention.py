@@ -22,8 +22,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from harness.records import GameRecord, RunStore
-from harness.records.models import DecisionLine, GameEnd, GameStart
-from harness.records.signals import SIGNALS_FILE, GameSignals
+from harness.records.record_models import DecisionLine, GameEnd, GameStart
+from harness.records.signal_records import SIGNALS_FILE, GameSignals
 from harness.records.store import _append_line, _replace_file
 
 KEEP_GAMES = 10_000

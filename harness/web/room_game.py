@@ -20,7 +20,7 @@ from .protocol import Signal
 from .records import write_match
 from .room_host import RoomHostTools
 from .room_state import GAME_STOPPED, RoomError, Slot
-from .signals import SignalRefused
+from .signal_board import SignalRefused
 from .web_seat import Controller, WebSeat
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """A room's state and what its parts share: its seats (:class:`Slot`), host, connections and game,
 the facts read from them, :class:`RoomError`, and what a room needs from the server that holds it
-(:class:`TableServices`, which :class:`~harness.web.registry.Registry` provides).
+(:class:`TableServices`, which :class:`~harness.web.room_registry.Registry` provides).
 
 A room is one :class:`~harness.web.rooms.Room` built in layers, one job to a module, each using
 only the layers below it: this state, the broadcasts (:mod:`.room_broadcast`), the host's tools
@@ -19,13 +19,13 @@ from harness.agents.seat_protocol import Agent
 from harness.engine import Game
 from harness.views.names import word
 
-from .config import WebConfig
 from .connection import Connection
 from .limits import WebLimits
 from .match import Match
 from .protocol import TableSettings
 from .retention import WebStore
 from .spending import SpendingGuard
+from .web_config import WebConfig
 
 SlotKind = Literal["empty", "person", "bot", "model"]
 NoteKind = Literal["left", "back", "autopilot", "given_back", "replaced", "removed", "timeout"]

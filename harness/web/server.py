@@ -15,10 +15,10 @@ from typing import Any
 import uvicorn
 
 from . import log_budget
-from .config import WebConfig
 from .proxies import Proxies
 from .sockets import SocketTable, socket_budget
 from .transport import TableHttp, TableWebSocket, TransportState
+from .web_config import WebConfig
 
 
 class TableServerConfig(uvicorn.Config):

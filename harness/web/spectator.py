@@ -5,7 +5,7 @@ sits nowhere (:data:`~harness.engine.SPECTATOR`), whose fields are the public on
 hand *sizes*, in-play cards, revealed roles, the pending decision without its options) and whose
 events pass :func:`~harness.engine.filter_event` for that viewer, so the secret parts of private
 events never enter it.  The result is a :class:`SeatView` with ``viewer == -1``, no role, no hand
-and no private knowledge, rendered by the same :func:`~harness.views.context.view_context` as every
+and no private knowledge, rendered by the same :func:`~harness.views.render_context.view_context` as every
 seat view.
 """
 

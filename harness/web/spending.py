@@ -27,7 +27,7 @@ from harness.play.players import SpendingCaps
 if TYPE_CHECKING:
     from harness.play.model_seats import ModelSeats
 
-    from .config import WebConfig
+    from .web_config import WebConfig
 
 DEFAULT_MAX_USD = 1.0
 DEFAULT_MAX_TOKENS = 1_000_000

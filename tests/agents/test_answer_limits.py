@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.agents.providers.base import finish_reason
-from harness.agents.providers.errors import (
+from harness.agents.providers.provider_contract import finish_reason
+from harness.agents.providers.provider_errors import (
     BadRequest,
     ContextOverflow,
     ServerError,

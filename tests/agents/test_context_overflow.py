@@ -10,8 +10,8 @@ from typing import Any
 
 from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
-from harness.agents.providers.base import Provider, ProviderReply, ProviderRequest
-from harness.agents.providers.errors import ContextOverflow
+from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
+from harness.agents.providers.provider_errors import ContextOverflow
 from harness.engine import SeatView
 from harness.views.history import Transcript, approx_tokens
 from harness.views.names import default_names

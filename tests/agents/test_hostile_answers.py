@@ -11,7 +11,7 @@ import pytest
 
 from harness.agents.answer_parse import correction_message, parse_answer
 from harness.agents.decision_record import QUOTE_CHARS, STORED_TEXT_CHARS, sha256_text
-from harness.agents.providers.base import REASON_MAX_CHARS
+from harness.agents.providers.provider_contract import REASON_MAX_CHARS
 from tests.fakes import Huge
 from tests.fakes.backends import OPTIONS, Backend
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from harness.agents.providers.anthropic_provider import parse_message
-from harness.agents.providers.errors import BadResponse
 from harness.agents.providers.openai_provider import parse_chat_completion
+from harness.agents.providers.provider_errors import BadResponse
 from harness.agents.providers.response_body import json_body
 from harness.cli.main import main
 from tests.fakes import BAD_BODY_KINDS, BadBody

@@ -34,7 +34,7 @@ from harness.agents.providers import (
     get_provider,
     known_providers,
 )
-from harness.agents.providers.errors import error_from_status, parse_retry_after
+from harness.agents.providers.provider_errors import error_from_status, parse_retry_after
 from harness.agents.response_cache import ResponseCache, cache_key
 from harness.agents.seat import FatalSeatError
 from tests.fakes.backends import OPTIONS, StubPrompts, last_option

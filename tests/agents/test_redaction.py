@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.agents import redact as redact_module
+from harness.agents import key_redaction as redact_module
 from harness.agents.decision_record import STORED_TEXT_CHARS
+from harness.agents.key_redaction import REDACTED, redact, register_key_env
 from harness.agents.llm_agent import FatalModelError
-from harness.agents.providers.errors import AuthenticationFailed
-from harness.agents.redact import REDACTED, redact, register_key_env
-from harness.cli.errors import CliError, error_line
+from harness.agents.providers.provider_errors import AuthenticationFailed
+from harness.cli.cli_errors import CliError, error_line
 from harness.cli.main import main
 from harness.records import RunStore
 from tests.fakes import Answer, EchoKey, Malformed

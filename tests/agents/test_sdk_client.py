@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness.agents.providers import get_provider
-from harness.agents.providers.errors import AuthenticationFailed
+from harness.agents.providers.provider_errors import AuthenticationFailed
 
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")

@@ -17,7 +17,7 @@ from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.llm_agent import LLMAgent
 from harness.agents.model_seat import ModelSeat
 from harness.agents.pricing import PriceBook
-from harness.agents.providers.base import (
+from harness.agents.providers.provider_contract import (
     Provider,
     ProviderReply,
     ProviderRequest,

@@ -93,7 +93,7 @@ def test_balance_writes_csv_and_svg(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_balance_reports_an_unwritable_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from harness.cli.errors import CliError
+    from harness.cli.cli_errors import CliError
 
     blocker = tmp_path / "file"
     blocker.write_text("x")

@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from harness.agents.redact import redact
+from harness.agents.key_redaction import redact
 from harness.agents.remote_agent import RemoteBackend, RemoteClient, check_url
 
 from .conftest import play_with

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from harness.analysis.known_policies import known_policies, table_fallback
-from harness.records.models import DecisionLine, GameStart, SeatPlayer
+from harness.records.record_models import DecisionLine, GameStart, SeatPlayer
 
 KINDS = ["model", "bot", "random", "human", "agent"]
 

@@ -16,7 +16,7 @@ from harness.analysis import luck
 from harness.analysis.fitted import FittedValue
 from harness.analysis.luck import LuckResult, luck_adjust
 from harness.analysis.playout import new_bots, play_out
-from harness.analysis.value import ConstantValue, NoiseValue, ValueModel
+from harness.analysis.value_model import ConstantValue, NoiseValue, ValueModel
 from harness.engine import Game, parse_action
 from harness.engine.chance import clone, resample_future
 

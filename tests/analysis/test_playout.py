@@ -13,7 +13,7 @@ from harness.agents.rulebot import RuleBot
 from harness.agents.table import play_game
 from harness.analysis.ladder import EpsilonBot
 from harness.analysis.playout import fed_suspicions, new_bots, play_out
-from harness.analysis.rollout import RolloutValue
+from harness.analysis.rollout_value import RolloutValue
 from harness.engine import EngineError, Game
 from harness.engine.chance import clone, resample_future, unseen_positions
 from harness.engine.roles import MODES

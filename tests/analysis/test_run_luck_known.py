@@ -20,7 +20,7 @@ from harness.analysis.fitted import FittedValue
 from harness.analysis.known_policies import known_policies, table_fallback
 from harness.analysis.luck import Policy, luck_adjust
 from harness.analysis.run_luck import LUCK_DIR, LUCK_FILE, LuckLine, run_luck
-from harness.analysis.value import ConstantValue, NoiseValue, ValueModel
+from harness.analysis.value_model import ConstantValue, NoiseValue, ValueModel
 from harness.cli.main import main
 from harness.engine import Game, parse_action
 from harness.records import RunStore

@@ -1,4 +1,4 @@
-"""The shared progress display (harness.bench.progress): a bar on a terminal, a plain line every
+"""The shared progress display (harness.bench.progress_display): a bar on a terminal, a plain line every
 10 s otherwise, and the commands that use it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.bench.progress import Progress, duration
+from harness.bench.progress_display import Progress, duration
 from harness.cli.main import main
 
 

@@ -17,7 +17,7 @@ from harness.league.runner import LeagueRunner
 from harness.league.runner import Progress as RunProgress
 from harness.play.players import SpendingCaps
 from harness.views.narrate import Narrator
-from harness.views.options import _module as option_templates
+from harness.views.option_labels import _module as option_templates
 from harness.views.plural import count
 
 NOUN = {0: "cards", 1: "card", 2: "cards"}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.bench.progress import Progress
+from harness.bench.progress_display import Progress
 from harness.cli import league_report_cmd, prompt_stats_cmd
 from harness.cli.main import main
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.play.config_files import ConfigError
 
 BASE = {

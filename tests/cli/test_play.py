@@ -132,7 +132,7 @@ def test_russian_table_says_4_mesta() -> None:
 def test_replay_step_refuses_unknown_keys_with_a_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
     from harness.league.runner import LeagueRunner
 
     config = parse_config(

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.league.config import load_config
+from harness.league.league_config import load_config
 from harness.paths import CONFIGS_DIR
 from harness.play.players import Locale
 from harness.runs import build_report

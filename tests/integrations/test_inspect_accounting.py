@@ -14,7 +14,7 @@ pytest.importorskip("inspect_ai")
 
 from inspect_ai.model import ModelOutput, ModelUsage  # noqa: E402
 
-from harness.agents.providers.base import ProviderReply, ProviderRequest  # noqa: E402
+from harness.agents.providers.provider_contract import ProviderReply, ProviderRequest  # noqa: E402
 from harness.integrations.inspect_provider import InspectProvider  # noqa: E402
 
 REQUEST = ProviderRequest(
@@ -117,7 +117,7 @@ def test_errors_name_the_endpoint_and_a_missing_responses_api_says_what_to_use()
         async def generate(self, *_: object, **__: object) -> ModelOutput:
             raise RuntimeError("Error code: 404 - {'detail': 'Not Found'}")
 
-    from harness.agents.providers.errors import BadRequest
+    from harness.agents.providers.provider_errors import BadRequest
 
     with pytest.raises(BadRequest) as caught:
         asyncio.run(InspectProvider(_Failing()).complete(REQUEST))

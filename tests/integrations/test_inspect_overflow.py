@@ -21,8 +21,8 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
-from harness.agents.providers.base import ProviderRequest  # noqa: E402
-from harness.agents.providers.errors import ContextOverflow  # noqa: E402
+from harness.agents.providers.provider_contract import ProviderRequest  # noqa: E402
+from harness.agents.providers.provider_errors import ContextOverflow  # noqa: E402
 from harness.integrations.inspect_provider import InspectProvider  # noqa: E402
 from harness.integrations.inspect_task import bangarena  # noqa: E402
 from harness.records import RunStore  # noqa: E402

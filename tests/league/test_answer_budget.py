@@ -17,9 +17,9 @@ from harness.agents.answer_budget import (
     longest_answer,
     max_tokens_of,
 )
-from harness.agents.providers.base import REASON_MAX_CHARS
+from harness.agents.providers.provider_contract import REASON_MAX_CHARS
 from harness.agents.tokenizers import prompt_token_counter
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.preflight import preflight
 from harness.views.prompts import system_prompt_text
 from tests.fakes import FakeOpenAIServer

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore, SeatOutcome
-from harness.records.models import SeatPlayer
+from harness.records.record_models import SeatPlayer
 from harness.runs import build_report, markdown, print_report, save_report
 from harness.views.history import DEFAULT_RESERVE_TOKENS
 from harness.views.prompt_stats import CONTEXT_DECISIONS

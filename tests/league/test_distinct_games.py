@@ -17,7 +17,7 @@ import pytest
 
 from harness.cli.main import main
 from harness.league import runner as runner_module
-from harness.league.config import LeagueConfig, load_config, parse_config
+from harness.league.league_config import LeagueConfig, load_config, parse_config
 from harness.league.schedule import (
     NAME_POOL,
     build_schedule,

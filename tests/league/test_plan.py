@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from harness.cli.main import main
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.schedule import build_schedule
-from harness.records.models import GameRecord
+from harness.records.record_models import GameRecord
 from harness.runs import ROLE_ADJUSTED
 from harness.runs import plan as plan_module
 from harness.runs.plan import (

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.schedule import build_schedule
 from harness.runs import ROLE_ADJUSTED, base_rates, bootstrap_power, load_run
 from harness.runs.plan import ScheduleCounts, games_per_table, make_plan, pilot_source

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from harness.cli.main import main
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.runs import ROLE_ADJUSTED, make_plan, pilot_source
 from harness.runs import plan as plan_module
 from harness.runs.plan_spread import deal_spread, pair_variance

@@ -17,7 +17,7 @@ import yaml
 
 from harness.agents.decision_record import Attempt, ModelDecisionRecord, TokenCounts
 from harness.cli.main import main
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.preflight import preflight
 from harness.league.preflight_checks import diagnose_url
 from harness.league.preflight_latency import summary

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from harness.agents.decision_record import Attempt, ModelDecisionRecord, TokenCounts
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.preflight import preflight
 from harness.league.preflight_cold import COLD_TOKENS, cold_text
 from harness.league.preflight_latency import cold_seconds, summary

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.league.config import LeagueConfig, load_config
+from harness.league.league_config import LeagueConfig, load_config
 from harness.league.preflight import preflight
 from tests.fakes import FakeAnthropicServer, FakeOpenAIServer
 

@@ -18,7 +18,7 @@ from harness.engine.roles import TEAM_OF
 from harness.league.model_calls import count_model_calls
 from harness.league.stats_basic import percentile
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore, SeatOutcome
-from harness.records.models import SeatPlayer
+from harness.records.record_models import SeatPlayer
 from harness.runs import build_report, markdown, print_report, save_report
 
 NAN = re.compile(r"\bnan\b", re.IGNORECASE)
@@ -186,7 +186,7 @@ def test_latency_is_over_answered_calls_and_failed_calls_are_counted_apart(
                "31.00 s / 33.00 s" in line)  # fmt: skip
     cells = [c.strip() for c in row.split("│")]
     assert cells[[h.strip() for h in header.split("┃")].index("failed calls")] == "9"
-    from harness.report.summary import load_config, summarize
+    from harness.report.league_summary import load_config, summarize
 
     summary = summarize("a", RunStore(run).games(), load_config(run), run)
     assert next(p for p in summary.players if p.player == "llm").latency_per_decision == 31.5
@@ -258,7 +258,7 @@ def test_history_policy_as_recorded_in_the_games(tmp_path: Path) -> None:
     assert build_report(recorded, bootstrap=0).rates.set_index("player").loc["llm", "history"] == (
         "since_last"
     )
-    from harness.report.summary import load_config, summarize
+    from harness.report.league_summary import load_config, summarize
 
     games = RunStore(recorded).games()
     summary = summarize("a", games, load_config(recorded), recorded)

@@ -14,7 +14,7 @@ from rich.console import Console
 from harness.engine.roles import TEAM_OF
 from harness.league.model_calls import count_model_calls
 from harness.records import GameEnd, GameRecord, GameStart, RunStore, SeatOutcome
-from harness.records.models import SeatPlayer
+from harness.records.record_models import SeatPlayer
 from harness.replay.decision_browser import DecisionFilter, find_decisions
 from harness.runs import build_report, markdown, print_report, save_report
 from tests.league.test_report_counts import ROLES, decision, model_record

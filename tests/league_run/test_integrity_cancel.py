@@ -16,7 +16,7 @@ import pytest
 
 from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
-from harness.agents.providers.base import ProviderReply, ProviderRequest
+from harness.agents.providers.provider_contract import ProviderReply, ProviderRequest
 from harness.agents.seat import decide
 from harness.agents.seat_protocol import Agent
 from harness.engine import Game, SeatView

@@ -16,7 +16,7 @@ import yaml
 
 from harness.cli.main import main
 from harness.engine import Game
-from harness.league.config import load_config, parse_config
+from harness.league.league_config import load_config, parse_config
 from harness.league.schedule import build_schedule
 from harness.play.config_files import ConfigError
 from harness.records import RunStore

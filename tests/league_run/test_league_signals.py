@@ -290,7 +290,7 @@ def test_rule_bot_games_are_the_same_with_signals_on_and_off(
 
 
 def test_a_bad_signals_setting_is_a_one_line_config_error() -> None:
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
     from harness.play.config_files import ConfigError
 
     base = {"name": "x", "players": [{"name": "b", "kind": "bot"}], "tables": [{"seats": [4]}],

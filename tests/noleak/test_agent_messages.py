@@ -66,8 +66,8 @@ def test_mcp_tool_results_hold_only_what_the_seat_may_know() -> None:
     from harness.agents.mcp_seat import McpBackend, McpChannel
     from harness.integrations.mcp_serve import game_result
     from harness.integrations.mcp_tools import build_server
-    from harness.league.config import parse_config
     from harness.league.game_play import play_scheduled
+    from harness.league.league_config import parse_config
     from harness.league.schedule import build_schedule
 
     seats = 4

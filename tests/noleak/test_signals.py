@@ -27,7 +27,7 @@ import pytest
 from harness.agents.llm_agent import LLMAgent
 from harness.agents.model_seat import ModelSeat
 from harness.agents.pricing import PriceBook
-from harness.agents.providers.base import Provider, ProviderReply, ProviderRequest
+from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
 from harness.agents.table import Table
 from harness.agents.table_signals import CLAIM_ROLES, REACTIONS, TableSignals
 from harness.engine import Game

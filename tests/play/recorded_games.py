@@ -12,8 +12,8 @@ import re
 import sys
 from typing import Any
 
-from harness.league.config import parse_config
 from harness.league.game_play import play_scheduled
+from harness.league.league_config import parse_config
 from harness.league.schedule import build_schedule
 
 TIMES = re.compile(r'"(duration_s|finished_at|latency_s|elapsed_s)":("[^"]*"|[-0-9.e]+|null)')

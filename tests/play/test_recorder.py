@@ -14,8 +14,8 @@ from harness.agents import RandomAgent
 from harness.agents.rulebot import RuleBot
 from harness.agents.table import Table
 from harness.engine import Game
-from harness.league.config import parse_config
 from harness.league.game_play import play_scheduled, seating
+from harness.league.league_config import parse_config
 from harness.league.schedule import build_schedule
 from harness.play.recorder import GameIdent, GameRecorder
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from harness.agents.probe_settings import ProbeSettings
 from harness.agents.prober import Prober
-from harness.agents.providers.base import Provider, ProviderReply, ProviderRequest
+from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
 
 Answer = Callable[[list[str], list[str]], str]
 

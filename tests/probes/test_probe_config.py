@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.play.config_files import ConfigError
 
 MODEL = {"provider": "openai", "model": "gpt-test", "base_url": "http://127.0.0.1:9/v1"}

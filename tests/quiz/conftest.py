@@ -7,7 +7,7 @@ import os
 import pytest
 
 from harness.quiz.dataset import QUIZZES_DIR
-from harness.quiz.models import Dataset, read_dataset
+from harness.quiz.quiz_records import Dataset, read_dataset
 from harness.views.names import LOCALES
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"

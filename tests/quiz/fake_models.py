@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from harness.quiz.models import Dataset, QuizQuestion
+from harness.quiz.quiz_records import Dataset, QuizQuestion
 from tests.fakes.backends import model_player as fake_model_player
 from tests.fakes.script import Behaviour, Malformed
 from tests.fakes.server import FakeServer

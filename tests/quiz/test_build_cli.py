@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
-from harness.quiz.models import read_dataset
+from harness.quiz.quiz_records import read_dataset
+from harness.quiz.quiz_summary import summarize, write_summary
 from harness.quiz.run import QuizAnswer
-from harness.quiz.summary import summarize, write_summary
 from harness.report.quiz_page import write_quiz_page
 
 
@@ -50,7 +50,7 @@ def test_bench_prints_figures_and_a_final_json_line(capsys: pytest.CaptureFixtur
 
 def test_the_league_report_links_the_runs_quiz_page(tmp_path: Path) -> None:
     """``bangarena report RUN`` copies ``RUN/quiz/<dataset>/quiz.html`` and links it."""
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
     from harness.league.runner import LeagueRunner, run_dir_for
 
     config = parse_config(

@@ -18,8 +18,8 @@ import pytest
 from harness.engine import Game, build_view
 from harness.quiz.build import bot_game
 from harness.quiz.kinds import KIND_BY_NAME, KIND_NAMES, Draft, QuestionKind
-from harness.quiz.models import Dataset, QuizQuestion
-from harness.quiz.render import question_text
+from harness.quiz.question_wording import question_text
+from harness.quiz.quiz_records import Dataset, QuizQuestion
 from harness.quiz.worlds import load, position_of
 from tests.engine.test_no_leak import redeal_hidden
 from tests.noleak.account import Account

@@ -16,9 +16,9 @@ import pytest
 from harness.cli.main import main
 from harness.league.stats_basic import wilson
 from harness.play.ledger import SPEND_FILE, SpendLedger
-from harness.quiz.models import Dataset, read_dataset, write_dataset
+from harness.quiz.quiz_records import Dataset, read_dataset, write_dataset
+from harness.quiz.quiz_summary import SUMMARY_FILE, read_summary
 from harness.quiz.run import ANSWERS_FILE, read_answers
-from harness.quiz.summary import SUMMARY_FILE, read_summary
 from tests.fakes.anthropic_server import FakeAnthropicServer
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 from harness.quiz.dataset import read_dataset
+from harness.quiz.quiz_summary import summarize
 from harness.quiz.run import QuizAnswer
-from harness.quiz.summary import summarize
 from harness.report.quiz_page import render_quiz_page
 
 DATASET = Path(__file__).resolve().parents[2] / "quizzes" / "core.en.jsonl"

@@ -11,8 +11,8 @@ from pathlib import Path
 from harness.quiz.build import CELLS
 from harness.quiz.dataset import stale
 from harness.quiz.kinds import KIND_BY_NAME, KIND_NAMES
-from harness.quiz.models import Dataset
-from harness.quiz.render import question_text
+from harness.quiz.question_wording import question_text
+from harness.quiz.quiz_records import Dataset
 from harness.quiz.worlds import load
 from tests.quiz.conftest import SHIPPED
 from tests.test_rules_citations import RULES, bad_citations, parse_spec

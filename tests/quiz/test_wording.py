@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 from harness.quiz.kinds import KIND_BY_NAME
-from harness.quiz.models import Dataset
-from harness.quiz.render import question_text
+from harness.quiz.question_wording import question_text
+from harness.quiz.quiz_records import Dataset
 from harness.quiz.worlds import load
 
 NOT_YOUR_TURN = {

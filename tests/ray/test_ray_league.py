@@ -30,8 +30,8 @@ ray = pytest.importorskip("ray")
 from ray.cluster_utils import Cluster  # noqa: E402
 
 from harness.cli.main import main  # noqa: E402
-from harness.league.config import LeagueConfig, parse_config  # noqa: E402
 from harness.league.executors.ray_executor import RayExecutor, task_args  # noqa: E402
+from harness.league.league_config import LeagueConfig, parse_config  # noqa: E402
 from harness.league.runner import LeagueRunner  # noqa: E402
 from harness.league.schedule import build_schedule  # noqa: E402
 from tests.fakes import backends  # noqa: E402

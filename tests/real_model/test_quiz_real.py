@@ -27,10 +27,10 @@ import pytest
 import yaml
 
 from harness.cli.main import main
-from harness.quiz.models import read_dataset
+from harness.quiz.quiz_records import read_dataset
+from harness.quiz.quiz_summary import SUMMARY_FILE, read_summary
 from harness.quiz.run import ANSWERS_FILE, read_answers
 from harness.quiz.score import exact, f1
-from harness.quiz.summary import SUMMARY_FILE, read_summary
 
 pytestmark = pytest.mark.real_model
 

@@ -32,7 +32,7 @@ from harness.agents.model_spec import ModelSpec, build_model_seat
 from harness.agents.table import TableResult, play_game
 from harness.engine import Game, SeatView, parse_action, simplest_for_view
 from harness.views.names import card_label, default_names, role_name
-from harness.views.options import decision_header, option_label
+from harness.views.option_labels import decision_header, option_label
 
 pytestmark = pytest.mark.real_model
 

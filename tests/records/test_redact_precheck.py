@@ -1,5 +1,5 @@
 """Redaction of written files stays complete when it is made cheap (issue 11, "secrets never
-written"): :func:`harness.records.redact.redact_text` returns exactly what the full redaction
+written"): :func:`harness.records.record_redaction.redact_text` returns exactly what the full redaction
 returns for every text, and only skips the regular expressions when they could not match."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.agents import redact as redact_module
-from harness.agents.redact import REDACTED, redact, register_key_env
-from harness.records import redact as fast_module
-from harness.records.redact import may_hold_secret, redact_text
+from harness.agents import key_redaction as redact_module
+from harness.agents.key_redaction import REDACTED, redact, register_key_env
+from harness.records import record_redaction as fast_module
+from harness.records.record_redaction import may_hold_secret, redact_text
 
 PLAIN_ENV = "BANGARENA_TEST_SEAT_CREDENTIAL"
 PLAIN_KEY = "plainCredential0123456789xyz"
 
-# Pieces that make or break every pattern of harness.agents.redact, including the characters a
+# Pieces that make or break every pattern of harness.agents.key_redaction, including the characters a
 # case-insensitive pattern matches outside ASCII (Kelvin sign, long s, dotted and dotless i).
 FRAGMENTS = [
     "key", "KEY", "\u212aey", "Token", "\u017fecret", "SECRET", "password", "api_key",

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.agents.redact import REDACTED
-from harness.league.config import parse_config
+from harness.agents.key_redaction import REDACTED
 from harness.league.game_play import play_scheduled
+from harness.league.league_config import parse_config
 from harness.league.schedule import build_schedule
 from harness.play.recorder import GameOutput
 from harness.records import RunStore

@@ -18,9 +18,14 @@ from typing import ClassVar
 
 from harness.agents import Agent
 from harness.agents.model_spec import build_model_seat
-from harness.agents.providers.base import AnswerMode, Provider, ProviderReply, ProviderRequest
-from harness.league.config import parse_config
+from harness.agents.providers.provider_contract import (
+    AnswerMode,
+    Provider,
+    ProviderReply,
+    ProviderRequest,
+)
 from harness.league.game_play import play_scheduled
+from harness.league.league_config import parse_config
 from harness.league.runner import prepare_run
 from harness.league.schedule import build_schedule
 from harness.play.game_spec import GameSpec

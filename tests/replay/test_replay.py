@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import inspect_cmd, replay_cmd, report_cmd
-from harness.cli.errors import CliError
+from harness.cli.cli_errors import CliError
 from harness.engine import EngineError, Game, build_view
 from harness.records import RunStore
 from harness.replay import (
@@ -242,7 +242,7 @@ def test_replay_steps_reproduce_the_views_the_seats_were_given(run: RunStore) ->
 
 def view_feed(view: object, start: object) -> list[str]:
     from harness.replay import seat_names
-    from harness.views.context import view_context
+    from harness.views.render_context import view_context
 
     return view_context(view, seat_names(start), "en")["feed"]  # type: ignore[arg-type]
 
@@ -412,7 +412,7 @@ def test_league_runner_records_replay(tmp_path: Path) -> None:
     pytest.importorskip("harness.agents.model_spec", reason="the league config needs model_spec")
     import asyncio
 
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
     from harness.league.runner import LeagueRunner
 
     config = parse_config(

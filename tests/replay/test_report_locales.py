@@ -200,8 +200,8 @@ def test_the_report_page_speaks_its_locale(run: RunStore, tmp_path: Path, locale
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_quiz_page_speaks_its_locale(locale: str) -> None:
     from harness.quiz.dataset import read_dataset
+    from harness.quiz.quiz_summary import summarize
     from harness.quiz.run import QuizAnswer
-    from harness.quiz.summary import summarize
     from harness.report.quiz_page import render_quiz_page
 
     dataset = read_dataset(Path(__file__).resolve().parents[2] / "quizzes" / "core.en.jsonl")

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from harness.league.config import parse_config
+from harness.league.league_config import parse_config
 from harness.league.runner import LeagueRunner
 from harness.records import RunStore
 from harness.report.charts import Interval, interval_chart, nice_ticks

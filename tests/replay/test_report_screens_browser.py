@@ -76,8 +76,8 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def _quiz_page() -> str:
     from harness.quiz.dataset import read_dataset
+    from harness.quiz.quiz_summary import summarize
     from harness.quiz.run import QuizAnswer
-    from harness.quiz.summary import summarize
     from harness.report.quiz_page import render_quiz_page
 
     dataset = read_dataset(Path(__file__).resolve().parents[2] / "quizzes" / "core.en.jsonl")

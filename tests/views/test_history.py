@@ -19,7 +19,7 @@ import pytest
 from harness.agents import RandomAgent
 from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
-from harness.agents.providers.base import Provider, ProviderReply, ProviderRequest
+from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView, build_view
 from harness.engine.roles import MODES
@@ -337,7 +337,7 @@ def test_inspect_rebuilds_every_request_from_the_records() -> None:
     """``inspect`` shows the exact prompt: the earlier messages of a conversation rebuilt from
     the seat's earlier records match what was sent, and the record's hash confirms them."""
     from harness.records import DecisionLine
-    from harness.replay.conversation import conversation_context
+    from harness.replay.rebuilt_conversation import conversation_context
 
     provider, decisions = _model_game(19)
     lines = [

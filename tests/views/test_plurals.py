@@ -14,7 +14,7 @@ from harness.engine import parse_action
 from harness.engine.view import PublicSeat
 from harness.paths import PROMPTS_DIR
 from harness.views.narrate import Narrator
-from harness.views.options import option_label
+from harness.views.option_labels import option_label
 
 NUMBERS = (1, 2, 5, 11, 21, 22)
 # n → the form of "карта" in the nominative and the accusative

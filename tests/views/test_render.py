@@ -12,10 +12,10 @@ from harness.agents import RandomAgent
 from harness.agents.table import play_game
 from harness.engine import Game, SeatView, build_view
 from harness.views import rules_doc
-from harness.views.context import SCHEMA_VERSION
 from harness.views.names import default_names
 from harness.views.prompts import PromptBuilder
 from harness.views.render import render_json, render_markdown
+from harness.views.render_context import SCHEMA_VERSION
 from tests.views.hidden_text import check_rendered_text_hides
 
 

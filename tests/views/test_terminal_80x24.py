@@ -14,8 +14,8 @@ from harness.agents.human import Screen
 from harness.agents.rulebot import RuleBot
 from harness.engine import Game, build_view
 from harness.paths import PROMPTS_DIR
-from harness.views.context import view_context
 from harness.views.names import card_effect, card_name, character_ability, default_names
+from harness.views.render_context import view_context
 from harness.views.terminal import first_sentence, words
 
 

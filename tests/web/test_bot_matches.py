@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from harness.records import RunStore
-from harness.records.signals import SIGNALS_FILE
+from harness.records.signal_records import SIGNALS_FILE
 from harness.web.retention import RecordRetention, WebStore
 
 from .server import Client, LiveServer, drive, start_room

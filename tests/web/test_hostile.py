@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from harness.web.config import WebConfig
 from harness.web.limits import (
     FAILURES_BURST_ADDRESS,
     FAILURES_BURST_CONNECTION,
@@ -26,6 +25,7 @@ from harness.web.limits import (
     ROOMS_PER_CONNECTION,
 )
 from harness.web.spending import DEFAULT_MAX_TOKENS, DEFAULT_MAX_USD, caps_line, server_caps
+from harness.web.web_config import WebConfig
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 

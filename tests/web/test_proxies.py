@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from harness.cli.main import main
-from harness.web.config import ConfigError, WebConfig, with_allowed
+from harness.web.web_config import ConfigError, WebConfig, with_allowed
 
 from .server import Client, LiveServer, free_port
 

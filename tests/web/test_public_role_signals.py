@@ -8,9 +8,9 @@ from pathlib import Path
 
 from harness.engine import Game
 from harness.records import RunStore
-from harness.records.signals import SIGNALS_FILE, GameSignals, SignalRecord
+from harness.records.signal_records import SIGNALS_FILE, GameSignals, SignalRecord
 from harness.runs import signal_table
-from harness.web.signals import MIN_INTERVAL_S
+from harness.web.signal_board import MIN_INTERVAL_S
 
 from .server import Client, LiveServer, drive
 from .test_bad_input import expect_error

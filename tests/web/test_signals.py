@@ -13,7 +13,7 @@ import pytest
 from harness.agents.rulebot import RuleBot
 from harness.records import RunStore
 from harness.web.records import read_signals
-from harness.web.signals import MAX_PER_MATCH, MIN_INTERVAL_S, SignalBoard, SignalRefused
+from harness.web.signal_board import MAX_PER_MATCH, MIN_INTERVAL_S, SignalBoard, SignalRefused
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 

@@ -11,8 +11,8 @@ import pytest
 
 from harness.engine import Game, build_view
 from harness.engine.roles import MODES
-from harness.views.context import view_context
 from harness.views.names import default_names
+from harness.views.render_context import view_context
 from harness.web.spectator import SPECTATOR, public_view
 
 

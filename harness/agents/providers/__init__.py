@@ -3,7 +3,7 @@
 Importing this package imports no vendor SDK; :func:`get_provider` loads the adapter on demand.
 """
 
-from .base import (
+from .provider_contract import (
     ANSWER_MODES,
     AnswerMode,
     AnswerShape,
@@ -14,7 +14,7 @@ from .base import (
     answer_schema,
     tool_description,
 )
-from .errors import (
+from .provider_errors import (
     AuthenticationFailed,
     BadRequest,
     ConnectionFailed,
@@ -26,7 +26,7 @@ from .errors import (
     TransientProviderError,
     UnknownModel,
 )
-from .registry import get_provider, known_providers, register_provider
+from .provider_registry import get_provider, known_providers, register_provider
 
 __all__ = [
     "ANSWER_MODES",

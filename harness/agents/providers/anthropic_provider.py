@@ -8,7 +8,7 @@ seat's growing conversation is read from Anthropic's prompt cache up to its new 
 
 The response body is read by the adapter itself (the SDK's raw response): a success status whose
 body is not a Message (HTML, truncated JSON, an unrequested event stream, missing or mistyped
-fields) becomes a :class:`~.errors.BadResponse`.
+fields) becomes a :class:`~.provider_errors.BadResponse`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from .base import (
+from .provider_contract import (
     TOOL_NAME,
     AnswerMode,
     ProviderReply,
@@ -26,7 +26,7 @@ from .base import (
     request_schema,
     tool_description,
 )
-from .errors import (
+from .provider_errors import (
     BadResponse,
     ConnectionFailed,
     ProviderError,

@@ -7,7 +7,7 @@ message carries ``cache_control`` so LiteLLM forwards it as a cacheable system b
 
 A success response is accepted only with a JSON content type (LiteLLM keeps the vendor's headers)
 and the Chat Completions fields the answer needs; LiteLLM's own errors about unreadable bodies
-become :class:`~.errors.BadResponse` (see :func:`~.openai_provider.map_openai_error`).
+become :class:`~.provider_errors.BadResponse` (see :func:`~.openai_provider.map_openai_error`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
-from .base import (
+from .openai_provider import (
+    LOCAL_PLACEHOLDER_KEY,
+    chat_completions_kwargs,
+    map_openai_error,
+    parse_chat_completion,
+)
+from .provider_contract import (
     ANSWER_MODES,
     AnswerMode,
     Provider,
@@ -25,13 +31,7 @@ from .base import (
     ProviderRequest,
     resolve_api_key,
 )
-from .errors import BadResponse
-from .openai_provider import (
-    LOCAL_PLACEHOLDER_KEY,
-    chat_completions_kwargs,
-    map_openai_error,
-    parse_chat_completion,
-)
+from .provider_errors import BadResponse
 from .response_body import check_content_type, json_type
 
 __all__ = ["LiteLLMProvider", "import_litellm"]

@@ -11,7 +11,7 @@ exceptions follow the OpenAI shapes.
 
 The response body is read by the adapter itself (the SDK's raw response), so a success status
 whose body is not a Chat Completion (HTML, truncated JSON, an unrequested event stream, missing or
-mistyped fields) becomes a :class:`~.errors.BadResponse` instead of an SDK parsing accident.
+mistyped fields) becomes a :class:`~.provider_errors.BadResponse` instead of an SDK parsing accident.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ..redact import redact
-from .base import (
+from ..key_redaction import redact
+from .provider_contract import (
     ANSWER_MODES,
     TOOL_NAME,
     AnswerMode,
@@ -31,7 +31,7 @@ from .base import (
     request_schema,
     tool_description,
 )
-from .errors import (
+from .provider_errors import (
     BadResponse,
     ConnectionFailed,
     ContextOverflow,

@@ -3,7 +3,7 @@
 An HTTP 200 is only an answer when its body is the vendor's JSON object with the expected fields.
 :func:`json_body` checks the content type and decodes the body; the typed accessors read fields
 of the decoded object.  Anything else (an HTML page, truncated JSON, an event stream that was not
-asked for, a missing or mistyped field) raises :class:`~.errors.BadResponse` with a one-line
+asked for, a missing or mistyped field) raises :class:`~.provider_errors.BadResponse` with a one-line
 message naming what was wrong and quoting at most a short excerpt of the body.
 """
 
@@ -14,8 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, cast
 
-from ..redact import redact
-from .errors import BadResponse
+from ..key_redaction import redact
+from .provider_errors import BadResponse
 
 __all__ = [
     "EXCERPT_CHARS",

@@ -8,7 +8,7 @@ import abc
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from .base import AnswerMode, Provider, resolve_api_key
+from .provider_contract import AnswerMode, Provider, resolve_api_key
 
 
 class SdkClientProvider(Provider):

@@ -29,7 +29,7 @@ from harness.engine.live_view import SeatInfo, pending_kind
 
 from ..seat_protocol import Agent
 from . import reactions
-from .context import Ctx
+from .decision_facts import Ctx
 from .policy import play_option
 from .suspicion import Suspicion
 

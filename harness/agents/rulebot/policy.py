@@ -21,7 +21,7 @@ from typing import Final
 
 from harness.engine.actions import Action
 
-from .context import BUILT_IN, Ctx, has_equipment, parsed, weapon_value
+from .decision_facts import BUILT_IN, Ctx, has_equipment, parsed, weapon_value
 from .goals import kill_bonus
 from .values import card_value
 

@@ -1,7 +1,7 @@
 """Every decision that is not the play phase: answers to attacks, discards, draw-phase choices,
 put-backs and upgrades.
 
-Contract: each ``choose_*`` function takes the :class:`~.context.Ctx` and the list of legal
+Contract: each ``choose_*`` function takes the :class:`~.decision_facts.Ctx` and the list of legal
 option ids and returns one of them (``pick`` breaks exact ties with the bot's seeded generator).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .context import Ctx, card_type, parsed
+from .decision_facts import Ctx, card_type, parsed
 from .values import card_value
 
 Pick = Callable[[Sequence[tuple[float, str]]], str]

@@ -2,12 +2,12 @@
 
 Contract: :func:`card_value` ``(ctx, type, copies)`` is the value of holding the ``copies``-th
 copy of ``type`` (so a second Shot is worth less than the first unless Shots are unlimited);
-higher is better; only the :class:`~.context.Ctx` is read.
+higher is better; only the :class:`~.decision_facts.Ctx` is read.
 """
 
 from __future__ import annotations
 
-from .context import Ctx, has_equipment, weapon_value
+from .decision_facts import Ctx, has_equipment, weapon_value
 
 _BASE = {
     "shot": 3.0,

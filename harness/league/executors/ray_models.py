@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from harness.league.config import LeagueConfig, parse_config
 from harness.league.game_play import play_scheduled
+from harness.league.league_config import LeagueConfig, parse_config
 from harness.play.game_spec import GameSpec
 from harness.play.ledger import SpendLine, current_game
 from harness.play.model_seats import ModelSeats

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Draft, QuestionKind, Shape
 from .checks import Check
 from .legal import HighNoon, Legal
+from .question_kind import Draft, QuestionKind, Shape
 from .reach import Reach
 from .upgrade import Upgrade
 from .what_if import CoverCheck, GameEnd, Glory, HpAfter, NextResponder

@@ -18,7 +18,7 @@ from harness.engine.cards import CARD_FACE, CARD_TYPE, is_dynamite_blast
 from harness.views.names import default_names
 
 from ..worlds import clone, hidden_faces, put_on_top, restart
-from .base import Draft, QuestionKind, cites
+from .question_kind import Draft, QuestionKind, cites
 
 JAIL_OUTCOMES = ("free", "draw_no_play", "skip")
 DRAWING = frozenset({"draw", "look", "take_discard", "grab"})

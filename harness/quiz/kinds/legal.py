@@ -16,7 +16,7 @@ from harness.engine.cards import BLUE_TYPES, WEAPON_RANGE
 from harness.engine.options import hand_types, takeable
 
 from ..worlds import with_cards
-from .base import Draft, QuestionKind, cites, play_seat
+from .question_kind import Draft, QuestionKind, cites, play_seat
 
 DECISIONS = ("play", "respond_shot", "respond_raid", "respond_duel")
 TRIVIAL = ("end", "take")

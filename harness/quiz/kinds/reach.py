@@ -16,7 +16,7 @@ from harness.engine import Game
 from harness.views.names import default_names
 
 from ..worlds import with_cards
-from .base import Draft, QuestionKind, cites
+from .question_kind import Draft, QuestionKind, cites
 
 CARDS = ("shot", "shot", "snatch", "jail")  # a Shot twice as often
 CARD_CITES = {"shot": {"§4", "R-6"}, "snatch": {"§4", "R-6"}, "jail": {"§1", "§4", "R-6"}}

@@ -16,7 +16,7 @@ from harness.engine import Action, Game
 from harness.engine.roles import UPGRADES
 
 from ..worlds import restart
-from .base import Draft, QuestionKind, cites, play_seat
+from .question_kind import Draft, QuestionKind, cites, play_seat
 
 
 class Upgrade(QuestionKind):

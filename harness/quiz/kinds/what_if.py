@@ -32,7 +32,7 @@ from ..worlds import (
     possible_roles,
     what_if,
 )
-from .base import Draft, QuestionKind, Shape, cites, play_seat
+from .question_kind import Draft, QuestionKind, Shape, cites, play_seat
 
 T = TypeVar("T")
 Events = list[dict[str, Any]]

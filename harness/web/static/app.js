@@ -40,7 +40,7 @@ function toast(text) {
   toast.timer = setTimeout(() => { box.hidden = true; }, 3500);
 }
 const tokenKey = (code) => "bangarena.seat." + code;
-// Signals refused by the table's limits (harness/web/signals.py): told in the page's words, not as errors.
+// Signals refused by the table's limits (harness/web/signal_board.py): told in the page's words, not as errors.
 const SIGNAL_LIMITS = ["signal_too_fast", "signal_limit"];
 
 // ------------------------------------------------------------------ socket

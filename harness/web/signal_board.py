@@ -8,7 +8,7 @@ elimination (the rules shared with model seats:
 :func:`harness.agents.table_signals.check_signal`).  Signals go to people and spectators only: the
 board is server state that no :class:`~harness.agents.seat_protocol.Agent` is ever given, so bots and model
 seats at the web table neither see nor send them.  Every accepted signal is kept for the game's
-record (:mod:`harness.records.signals`).
+record (:mod:`harness.records.signal_records`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.agents.table_signals import MAX_PER_MATCH, SignalRefused, check_signal
-from harness.records.signals import SignalRecord
+from harness.records.signal_records import SignalRecord
 
 __all__ = ["MAX_PER_MATCH", "MIN_INTERVAL_S", "SignalBoard", "SignalRecord", "SignalRefused"]
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from harness.league.config import LeagueConfig
+from harness.league.league_config import LeagueConfig
 from harness.paths import RESULTS_DIR
 from harness.play.config_files import ConfigError, parse_settings, read_yaml
 from harness.play.players import (

@@ -18,7 +18,7 @@ from harness.engine import Game
 from harness.engine.chance import clone, resample_future
 
 from .playout import cycle_collector_paused, fed_suspicions, new_bots, play_out
-from .value import result_values
+from .value_model import result_values
 
 
 class RolloutValue:

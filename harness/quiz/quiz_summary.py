@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from harness.league.stats_basic import wilson
 
 from .kinds import KIND_NAMES
-from .models import Dataset, QuizQuestion
+from .quiz_records import Dataset, QuizQuestion
 from .run import QuizAnswer
 from .score import baseline
 

@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from .base import Provider
+from .provider_contract import Provider
 
 __all__ = ["get_provider", "known_providers", "register_provider"]
 

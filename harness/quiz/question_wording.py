@@ -10,10 +10,10 @@ from functools import lru_cache
 from typing import Any
 
 from harness.engine import Game, SeatView, build_view, parse_action
-from harness.views.context import view_context
 from harness.views.names import card_label, card_name, role_name, upgrade_name
-from harness.views.options import option_label
+from harness.views.option_labels import option_label
 from harness.views.render import environment, markdown_from_context
+from harness.views.render_context import view_context
 
 from .kinds import QuestionKind
 

@@ -20,7 +20,7 @@ from .names import (
     upgrade_name,
 )
 from .narrate import Narrator
-from .options import decision_header, option_label
+from .option_labels import decision_header, option_label
 
 SCHEMA_VERSION = 1
 

@@ -7,7 +7,7 @@ import os
 import socket
 from pathlib import Path
 
-from harness.agents.redact import redact
+from harness.agents.key_redaction import redact
 
 
 class CliError(Exception):

@@ -21,14 +21,14 @@ import numpy as np
 from harness.analysis.calibration import brier, reference_positions, reliability
 from harness.analysis.features import CELLS
 from harness.analysis.fitted import FittedValue
-from harness.analysis.rollout import RolloutValue
+from harness.analysis.rollout_value import RolloutValue
 from harness.analysis.train import HOLDOUT_SEED, self_play
 from harness.engine import Game
 from harness.engine.roles import TEAM_OF
 from harness.league.bot_tables import bot_speed
 
 from .core import BenchError, print_result
-from .progress import Progress
+from .progress_display import Progress
 
 
 def _bins(p: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:

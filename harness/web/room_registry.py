@@ -17,7 +17,6 @@ from typing import Any
 from harness.agents.seat_protocol import Agent
 from harness.engine import Game
 
-from .config import WebConfig
 from .connection import Connection
 from .limits import Addresses, room_share
 from .protocol import TableSettings
@@ -26,6 +25,7 @@ from .retention import WebStore
 from .room_state import RoomError
 from .rooms import Room
 from .spending import NOTICE_CODE, SpendingGuard, server_caps
+from .web_config import WebConfig
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from .core import BenchError, print_result
 
 def run(games: int, seats: int, mode: str, seed: int) -> int:
     try:
-        from harness.integrations.rollout import random_rollout
+        from harness.integrations.pettingzoo_rollouts import random_rollout
 
         runs = [random_rollout(games, seats, mode, seed, views) for views in (False, True)]
     except MissingExtra as e:

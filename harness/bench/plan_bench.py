@@ -31,7 +31,7 @@ GOAL = 0.05  # the delivered power, averaged over pilots, within ±5 points of t
 
 
 def _config(name: str, seats: int, games: int, seed: int) -> Any:
-    from harness.league.config import parse_config
+    from harness.league.league_config import parse_config
 
     return parse_config(
         {

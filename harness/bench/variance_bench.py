@@ -13,7 +13,7 @@ from harness.analysis.ladder import LADDER
 from harness.analysis.variance import MODE, SEATS, play_ladder, summarize
 
 from .core import print_result
-from .progress import Progress
+from .progress_display import Progress
 
 GOAL_FACTOR = 5.0  # adjusted needs >= 5x fewer games for eps 0.15 vs the rule bot
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .models import RECORD_SCHEMA_VERSION, DecisionLine
+from .record_models import RECORD_SCHEMA_VERSION, DecisionLine
 from .store import read_records
 
 SIGNALS_FILE = "signals.jsonl"

@@ -3,7 +3,7 @@
 A provider adapter turns a :class:`ProviderRequest` into exactly one vendor API call and the answer
 back into a :class:`ProviderReply`. It never retries, never parses the choice and never falls back:
 that lives once in :class:`~harness.agents.llm_agent.LLMAgent`. SDK errors are translated into
-:mod:`harness.agents.providers.errors`.
+:mod:`harness.agents.providers.provider_errors`.
 
 The answer format is the same for every mode: a JSON object ``{"choice": <option id>, "reason":
 <optional short string>}``; a request whose ``answer_shape`` is ``"set"`` asks instead for
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, get_args
 
 from ..decision_record import FinishReason
-from ..redact import register_key_env
-from .errors import AuthenticationFailed
+from ..key_redaction import register_key_env
+from .provider_errors import AuthenticationFailed
 
 __all__ = [
     "ANSWER_MODES",
@@ -138,7 +138,7 @@ class Provider(abc.ABC):
 
     Subclasses set ``name``, ``default_answer_mode`` and ``supported_answer_modes``; import their
     SDK lazily (in ``__init__``), disable the SDK's own retries, read API keys from environment
-    variables only, and raise only :class:`~harness.agents.providers.errors.ProviderError`
+    variables only, and raise only :class:`~harness.agents.providers.provider_errors.ProviderError`
     subclasses for API failures.
     """
 
