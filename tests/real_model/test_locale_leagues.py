@@ -8,11 +8,15 @@ cached prefix and times its cold reading rate, which the preflight line reports)
 preflight refuses a context that cannot fit the Russian system prompt with one line naming the
 context needed — before any call when ``context_tokens`` says so (counted by the server's
 tokenizer), or from the server's own refusal (its tokenizer refuses before reading anything) —
-the run folder then records the stop and ``league report`` shows it."""
+the run folder then records the stop and ``league report`` shows it.
+
+The suite plays English and Russian; Chinese, Japanese and Arabic (each a cold read of a 7–9k-token
+system prompt, several minutes on 2 cores) play when ``BANGARENA_REAL_LOCALES=all`` is set."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -33,6 +37,14 @@ pytestmark = pytest.mark.real_model
 
 CONFIG = Path(__file__).resolve().parents[2] / "configs" / "locales.yaml"
 SEATS = 4  # the config plays 5; 4 (the fewest) keeps the game message short
+IN_SUITE = ("en", "ru")  # the others with BANGARENA_REAL_LOCALES=all
+
+
+def _locale_param(locale: str) -> Any:
+    if locale in IN_SUITE or os.environ.get("BANGARENA_REAL_LOCALES") == "all":
+        return locale
+    reason = f"{locale}: a cold read of minutes on 2 cores; set BANGARENA_REAL_LOCALES=all"
+    return pytest.param(locale, marks=pytest.mark.skip(reason=reason))
 
 
 def locale_league(base_url: str, locale: str, **over: Any) -> dict[str, Any]:
@@ -54,7 +66,7 @@ def run_league(tmp_path: Path, data: dict[str, Any]) -> int:
     return main(["league", "run", str(cfg), "--output", str(tmp_path / "out"), "--no-progress"])
 
 
-@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("locale", [_locale_param(lo) for lo in LOCALES])
 def test_the_locales_config_plays_its_language(
     llama_server: str, tmp_path: Path, locale: str, capsys: pytest.CaptureFixture[str],
     record_property: Any,
