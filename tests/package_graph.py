@@ -73,6 +73,18 @@ def imports(mods: dict[str, Module]) -> dict[str, set[str]]:
     return out
 
 
+def imported_names(path: Path) -> set[str]:
+    """The modules a file names in its import statements, as written (absolute names only;
+    lazy imports inside functions included)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+    return out
+
+
 def top(name: str) -> str:
     """The package (or top-level module) of ``harness`` a module belongs to."""
     parts = name.split(".")

@@ -18,6 +18,12 @@ from .progress_display import Progress
 GOAL_FACTOR = 5.0  # adjusted needs >= 5x fewer games for eps 0.15 vs the rule bot
 
 
+def _games(pair: dict[str, Any]) -> tuple[str, str]:
+    """A pair's games needed, raw and adjusted, as table cells ("-" when not estimable)."""
+    raw, adjusted = pair["games_raw"], pair["games_adjusted"]
+    return ("-" if raw is None else f"{raw:,}", "-" if adjusted is None else f"{adjusted:,}")
+
+
 def bench_variance(games: int, samples: int, workers: int, progress: bool) -> dict[str, Any]:
     t0 = time.perf_counter()
     with Progress("bench variance", games * len(LADDER), unit="games", enabled=progress) as bar:
@@ -69,8 +75,7 @@ def run(games: int, samples: int, workers: int, progress: bool = True) -> int:
         f"{'games raw':>11}{'games adj':>11}{'factor':>8}{'before':>9}"
     )
     for p in r["pairs"]:
-        gr = "-" if p["games_raw"] is None else f"{p['games_raw']:,}"
-        ga = "-" if p["games_adjusted"] is None else f"{p['games_adjusted']:,}"
+        gr, ga = _games(p)
         fa = "-" if p["factor"] is None else f"{p['factor']:.2f}x"
         fb = "-" if p["factor_before"] is None else f"{p['factor_before']:.2f}x"
         print(
@@ -216,8 +221,7 @@ def run_advantage(
         f"{'SD adj':>7}{'games raw':>10}{'games adj':>10}  factor [95% CI]"
     )
     for p in r["pairs"]:
-        gr = "-" if p["games_raw"] is None else f"{p['games_raw']:,}"
-        ga = "-" if p["games_adjusted"] is None else f"{p['games_adjusted']:,}"
+        gr, ga = _games(p)
         fa = (
             "-"
             if p["factor"] is None

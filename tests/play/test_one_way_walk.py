@@ -11,6 +11,7 @@ from pathlib import Path
 from harness.agents import RandomAgent
 from harness.agents.table import Step, Table
 from harness.engine import Game
+from tests.package_graph import imported_names
 
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
 ABOVE = ("harness.play", "harness.league", "harness.web", "harness.integrations", "harness.cli")
@@ -22,18 +23,8 @@ CALLERS = (
 )
 
 
-def _imports(path: Path) -> set[str]:
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            out.add(node.module)
-        elif isinstance(node, ast.Import):
-            out |= {a.name for a in node.names}
-    return out
-
-
 def test_the_table_imports_nothing_of_the_floors_above_it() -> None:
-    got = _imports(HARNESS / "agents" / "table.py")
+    got = imported_names(HARNESS / "agents" / "table.py")
     assert not [m for m in got if m.startswith(ABOVE)], got
 
 

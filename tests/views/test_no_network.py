@@ -4,26 +4,17 @@ to the model seat), and no module of it stands in for a type of a floor above it
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from tests.package_graph import imported_names
 
 VIEWS = Path(__file__).resolve().parents[2] / "harness" / "views"
 NETWORK = ("urllib", "http", "socket", "threading", "httpx", "requests", "aiohttp", "websockets")
 
 
-def _imports(path: Path) -> set[str]:
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            out.add(node.module)
-        elif isinstance(node, ast.Import):
-            out |= {a.name for a in node.names}
-    return out
-
-
 def test_no_views_module_imports_network_or_thread_code() -> None:
     found = {
-        path.name: sorted(m for m in _imports(path) if m.split(".")[0] in NETWORK)
+        path.name: sorted(m for m in imported_names(path) if m.split(".")[0] in NETWORK)
         for path in sorted(VIEWS.rglob("*.py"))
     }
     assert {k: v for k, v in found.items() if v} == {}
