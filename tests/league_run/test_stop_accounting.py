@@ -5,10 +5,12 @@ call that reached no decision record is named by ``league report``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,8 +29,13 @@ pytest.importorskip("openai")
 ANSWERED_BEFORE_STOP = 3
 
 
-def _interrupt_when(server: FakeOpenAIServer, requests: int) -> threading.Thread:
-    """SIGINT to this process once the server holds its ``requests``-th request (stalled)."""
+@contextlib.contextmanager
+def _interrupt_when(server: FakeOpenAIServer, requests: int) -> Iterator[None]:
+    """SIGINT to this process once the server holds its ``requests``-th request (stalled).
+
+    The signal is meant for the league run; one that arrives after the run has returned (its own
+    handler gone) would stop the test process itself, so a harmless handler stands under the
+    run's until the watcher has finished."""
 
     def watch() -> None:
         deadline = time.monotonic() + 60
@@ -39,9 +46,18 @@ def _interrupt_when(server: FakeOpenAIServer, requests: int) -> threading.Thread
                 return
             time.sleep(0.01)
 
+    def harmless(signum: int, frame: object) -> None:
+        return None
+
+    previous = signal.signal(signal.SIGINT, harmless)
     thread = threading.Thread(target=watch, daemon=True)
     thread.start()
-    return thread
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, harmless)  # the run's loop put back Python's default
+        thread.join()
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_a_stopped_and_resumed_game_keeps_its_time_and_its_unknown_tokens(
@@ -57,9 +73,9 @@ def test_a_stopped_and_resumed_game_keeps_its_time_and_its_unknown_tokens(
             tmp_path / "stop.yaml", server, name="stop", model_players=1, bots=3,
             games_per_table=1, paired=False, decision_seconds=60,
         )  # fmt: skip
-        watcher = _interrupt_when(server, ANSWERED_BEFORE_STOP + 1)
-        assert main(league_args(cfg)) == 128 + signal.SIGINT
-        watcher.join()
+        with _interrupt_when(server, ANSWERED_BEFORE_STOP + 1):
+            code = main(league_args(cfg))
+        assert code == 128 + signal.SIGINT
         store = RunStore(run_dir(cfg))
         assert store.games() == []
         [game_file] = store.games_dir.glob("*.jsonl")
