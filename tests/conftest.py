@@ -6,6 +6,11 @@ played league, a browser, a server) are built once, on one worker.  Tests that m
 at once share a group across files: the real-model tests (one llama.cpp server for all of them),
 the Ray tests (one local cluster) and the browser tests (one chromium at a time beside the rest of
 the suite).
+
+A worker that dies is not replaced (``--max-worker-restart 0`` in pyproject.toml): the run stops
+and names the test the worker died in.  Replacing it under group scheduling can leave every
+worker waiting for work that is never sent (pytest-xdist 3.8, issues #1378 and #1327), a run that
+hangs instead of failing.
 """
 
 from __future__ import annotations
