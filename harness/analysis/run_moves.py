@@ -232,7 +232,10 @@ def _ray_results(
         ) from None
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False,
+        # a Ray instance of its own: never a cluster already running on the machine (which
+        # refuses num_cpus)
+        ray.init(address="local", num_cpus=max(1, workers), include_dashboard=False,
+                 log_to_driver=False,
                  _node_ip_address="127.0.0.1")  # fmt: skip
     try:
         task = ray.remote(_task)
