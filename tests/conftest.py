@@ -5,7 +5,9 @@ below hands out whole groups: each test file is one group, so a file's module-sc
 played league, a browser, a server) are built once, on one worker.  Tests that must not run twice
 at once share a group across files: the real-model tests (one llama.cpp server for all of them),
 the Ray tests (one local cluster) and the browser tests (one chromium at a time beside the rest of
-the suite).
+the suite).  The long groups go out first (:data:`FIRST`: the real-model group alone takes about
+nine minutes), so no worker starts a long group when the others are nearly done; the rest follow
+largest first.
 
 A worker that dies is not replaced (``--max-worker-restart 0`` in pyproject.toml): the run stops
 and names the test the worker died in.  Replacing it under group scheduling can leave every
@@ -32,6 +34,8 @@ SHARED_GROUPS = {
     "tests/replay/test_report_moves_browser": "browser",
 }
 
+FIRST = ("real_model", "browser", "ray")  # the groups that take longest, longest first
+
 
 def group_of(nodeid: str) -> str:
     """The group of a test: a shared group by path, else its file."""
@@ -44,11 +48,18 @@ def group_of(nodeid: str) -> str:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """Whole groups to a worker (:func:`group_of`), the largest first as xdist's loadscope does."""
+    """Whole groups to a worker (:func:`group_of`): the :data:`FIRST` groups first, then the
+    largest first as xdist's loadscope does."""
     from xdist.scheduler import LoadScopeScheduling
 
     class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
             return group_of(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            for group in reversed(FIRST):
+                if group in self.workqueue:
+                    self.workqueue.move_to_end(group, last=False)
+            super()._assign_work_unit(node)
 
     return GroupScheduling(config, log)

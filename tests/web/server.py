@@ -156,6 +156,9 @@ def first_option(frame: dict[str, Any]) -> str:
     return str(frame["ctx"]["decision"]["options"][0]["id"])
 
 
+RESEND_AFTER = 1.5  # seconds without an answer's effect before a client sends it again
+
+
 def drive(
     clients: list[Client],
     choose: Chooser = first_option,
@@ -164,9 +167,16 @@ def drive(
     hook: Callable[[Client, dict[str, Any]], None] | None = None,
 ) -> None:
     """Answer every decision the people among ``clients`` are asked until each client has seen
-    the game end.  ``hook(client, frame)`` sees every frame first."""
+    the game end.  ``hook(client, frame)`` sees every frame first.
+
+    A client answering at machine speed outruns the message budget (a person does not): a
+    dropped answer is sent again when the server says so (``rate_limited``, at most once a
+    second) and also when no new decision has reached the client :data:`RESEND_AFTER` seconds
+    after it answered, so an answer dropped without a word is not left to the table's timer.
+    An answer sent twice is refused the second time as stale, which changes nothing."""
     done: set[int] = set()
     last: dict[int, dict[str, Any]] = {}  # each client's latest answer
+    outstanding: dict[int, float] = {}  # client -> when its latest answer was (re)sent
     deadline = time.monotonic() + timeout
     while len(done) < len(clients):
         if time.monotonic() > deadline:
@@ -174,6 +184,9 @@ def drive(
         for i, c in enumerate(clients):
             if i in done:
                 continue
+            if i in outstanding and time.monotonic() - outstanding[i] > RESEND_AFTER:
+                c.send(**last[i])
+                outstanding[i] = time.monotonic()
             try:
                 f = c.recv(timeout=0.02)
             except TimeoutError:
@@ -185,11 +198,13 @@ def drive(
             elif f["type"] == "view" and f["ask"]:
                 last[i] = {"type": "act", "decision": f["decision"], "option": choose(f)}
                 c.send(**last[i])
+                outstanding[i] = time.monotonic()
+            elif f["type"] == "view" and i in last and f["decision"] != last[i]["decision"]:
+                outstanding.pop(i, None)  # the answer was taken: the table moved on
             elif f["type"] == "error" and f.get("code") == RATE_LIMITED and i in last:
-                # a client answering at machine speed outruns the message budget (a person
-                # does not): the dropped answer is sent again once the budget has refilled
                 time.sleep(0.25)
                 c.send(**last[i])
+                outstanding[i] = time.monotonic()
 
 
 def start_room(url: str, *, seats: int = 4, people: int = 1, **settings: Any) -> list[Client]:

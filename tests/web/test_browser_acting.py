@@ -11,6 +11,7 @@ the seat back there.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -186,10 +187,12 @@ def test_click_a_card_then_its_target_the_last_play_and_the_log_beside_the_table
 
 
 def closed(ws: Any, timeout: float = 10.0) -> bool:
-    """Whether the page's WebSocket ``ws`` closes within ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while not ws.is_closed() and time.monotonic() < deadline:
-        time.sleep(0.02)
+    """Whether the page's WebSocket ``ws`` closes within ``timeout``.  Playwright's sync API
+    delivers a socket's events only inside its own calls, so this waits for the event with one
+    (a loop of ``time.sleep`` would never see a close delivered after the last call)."""
+    if not ws.is_closed():
+        with contextlib.suppress(sync_api.TimeoutError):
+            ws.wait_for_event("close", timeout=timeout * 1000)
     return bool(ws.is_closed())
 
 
