@@ -11,7 +11,9 @@ tokenizer), or from the server's own refusal (its tokenizer refuses before readi
 the run folder then records the stop and ``league report`` shows it.
 
 The suite plays English and Russian; Chinese, Japanese and Arabic (each a cold read of a 7–9k-token
-system prompt, several minutes on 2 cores) play when ``BANGARENA_REAL_LOCALES=all`` is set."""
+system prompt, several minutes on 2 cores) play when ``BANGARENA_REAL_LOCALES=all`` is set.  The
+suite checks every language's whole game against the config's context with the server's tokenizer
+(tests/real_model/test_locale_fit.py: seconds each)."""
 
 from __future__ import annotations
 
