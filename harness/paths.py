@@ -28,3 +28,14 @@ RULES_MD_DIR = ROOT / "rules_md"
 CONFIGS_DIR = ROOT / "configs"
 # a checkout keeps its runs beside the code; an installed harness writes where it is run
 RESULTS_DIR = ROOT / "results" if ROOT == _CHECKOUT else Path("results")
+
+
+def shipped(path: str | Path, root: Path = ROOT) -> Path:
+    """``path`` as given when it exists (or is absolute); else, for a relative path, the same path
+    under ``root`` when that exists — the shipped copy, so ``configs/quickstart.yaml`` names the
+    installed ``<prefix>/share/bangarena/configs/quickstart.yaml`` from any directory."""
+    given = Path(path)
+    if given.is_absolute() or given.exists():
+        return given
+    installed = root / given
+    return installed if installed.is_file() else given

@@ -1,10 +1,12 @@
 """The harness works installed from a wheel, not only from a checkout: the wheel carries the web
 page, the report's script, the glossaries and labels inside the package and the repository's data
 folders (prompts, rules documents, configs, quiz datasets, the rules spec) as data files, and an
-installed harness finds them (harness.paths) and plays, checks and reports a league."""
+installed harness finds them (harness.paths) and plays, checks and reports a league, reads a
+shipped config by its repository path, and Inspect finds its task as ``bangarena/bangarena``."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -115,6 +117,16 @@ def test_an_installed_harness_plays_checks_and_reports_a_league(
             main(["rules", "build", "--check"]),
         ]
         print("codes", codes)
+        from harness.play.config_files import read_yaml
+        print("shipped config", read_yaml("configs/quickstart.yaml")["name"])  # not in work/
+        try:  # Inspect's entry point names the task as in an editable install (issue 37)
+            from inspect_ai._util.registry import registry_lookup
+            from inspect_ai.util import registry_info
+        except ImportError:
+            print("inspect task absent")
+        else:
+            found = registry_lookup("task", "bangarena/bangarena")
+            print("inspect task", registry_info(found).name if found else "missing")
     """)
     proc = subprocess.run([str(prefix / "bin" / "python"), "-c", script], cwd=work,
                           capture_output=True, text=True, timeout=300)  # fmt: skip
@@ -123,6 +135,9 @@ def test_an_installed_harness_plays_checks_and_reports_a_league(
     assert f"package {prefix}" in out  # the installed copy, not the checkout
     assert f"root {prefix / SHARE}" in out
     assert "codes [0, 0, 0, 0]" in out, out[-3000:] + proc.stderr[-3000:]
+    assert "shipped config quickstart" in out
+    inspect_ai = importlib.util.find_spec("inspect_ai") is not None
+    assert ("inspect task bangarena/bangarena" if inspect_ai else "inspect task absent") in out
     assert len((work / "results" / "wheel" / "games.jsonl").read_text().splitlines()) == 2
     page = (work / "results" / "wheel" / "report" / "index.html").read_text(encoding="utf-8")
     assert 'dir="rtl"' in page

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 from harness.league.league_config import load_config
+from harness.paths import shipped
 from harness.play.config_files import ConfigError
 from harness.quiz.kinds import KIND_NAMES
 from harness.quiz.quiz_records import Dataset, Locale, QuizError, read_dataset
@@ -154,7 +155,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def _dataset(path: str | Path) -> Dataset:
     try:
-        return read_dataset(path)
+        return read_dataset(shipped(path))  # quizzes/core.en.jsonl: the shipped one, anywhere
     except QuizError as e:
         raise CliError(str(e)) from None
 

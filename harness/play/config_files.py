@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from harness.paths import ROOT, shipped
+
 __all__ = ["ConfigError", "parse_settings", "read_yaml"]
 
 
@@ -32,13 +34,16 @@ def parse_settings(model: type[Settings], data: Any, source: str = "config") -> 
 
 
 def read_yaml(path: str | Path) -> Any:
-    """The YAML document of the file ``path``; a one-line :class:`ConfigError` when the file
-    cannot be read or is not YAML (with the line of the problem)."""
-    p = Path(path)
+    """The YAML document of the file ``path`` (a relative path missing from the working directory
+    is read from the shipped data files when it is there: ``configs/quickstart.yaml``); a one-line
+    :class:`ConfigError` when the file cannot be read or is not YAML (with the line of the
+    problem)."""
+    p = shipped(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise ConfigError(f"cannot read config {p}: {e.strerror}") from None
+        where = "" if p.is_absolute() or p.exists() else f" (nor under {ROOT})"
+        raise ConfigError(f"cannot read config {p}: {e.strerror}{where}") from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as e:

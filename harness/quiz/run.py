@@ -41,7 +41,7 @@ from harness.agents.llm_agent import FatalModelError, LLMAgent
 from harness.agents.model_spec import build_llm_agent, build_provider
 from harness.engine.roles import MIN_SEATS, MODES
 from harness.league.league_config import LeagueConfig
-from harness.paths import RULES_MD_DIR
+from harness.paths import RULES_MD_DIR, shipped
 from harness.play.ledger import current_game
 from harness.play.model_seats import ModelSeats
 from harness.records.store import read_records
@@ -69,8 +69,9 @@ class RulesDoc:
 
 
 def rules_doc(path: str | Path | None, locale: str) -> RulesDoc:
-    """The rules document at ``path``, or the shipped ``rules_md/rules.<locale>.md``."""
-    p = Path(path) if path is not None else RULES_MD_DIR / f"rules.{locale}.md"
+    """The rules document at ``path`` (``rules_md/rules.en.md`` names the shipped one from any
+    directory, see :func:`harness.paths.shipped`), or the shipped ``rules_md/rules.<locale>.md``."""
+    p = shipped(path) if path is not None else RULES_MD_DIR / f"rules.{locale}.md"
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:

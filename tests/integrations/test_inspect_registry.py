@@ -49,3 +49,34 @@ def test_inspect_finds_the_task_by_name_through_the_entry_point(tmp_path: Path) 
                           text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[:2] == ["bangarena/bangarena", "Task 1"], done.stdout
+
+
+def test_the_name_is_the_same_for_a_package_installed_in_site_packages(tmp_path: Path) -> None:
+    """A wheel puts ``harness`` in ``site-packages``, where Inspect prefixes a task's name with the
+    top-level package of its module (``harness/…``; an editable install gets no prefix): the
+    checkout's package seen through a folder named so stands in for the wheel."""
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    (site / "harness").symlink_to(ROOT / "harness", target_is_directory=True)
+    script = (
+        "import harness\n"
+        "from inspect_ai._util.registry import registry_lookup\n"
+        "from inspect_ai.util import registry_info\n"
+        "from harness.integrations import inspect_task\n"
+        "print(harness.__file__)\n"
+        "print(registry_info(inspect_task.bangarena).name)\n"  # the prefix a wheel gets
+        "found = registry_lookup('task', 'bangarena/bangarena')\n"
+        "print(registry_info(found).name if found is not None else 'missing')\n"
+        "print(getattr(found, '__module__', None))\n"
+    )
+    path = os.pathsep.join([str(site), str(entry_point_path(tmp_path / "ep"))])
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.split("\n")
+    assert lines[:4] == [
+        str(site / "harness" / "__init__.py"),
+        "harness/bangarena",
+        "bangarena/bangarena",
+        "harness.integrations.inspect_task",  # Inspect's log finds the distribution by it
+    ], done.stdout
