@@ -15,6 +15,7 @@ from typing import Any, Literal, cast
 
 from harness.engine import Game, SeatView, build_view, simplest_action
 
+from .deadline import LAG_FACTOR, loop_lag
 from .seat_protocol import Agent, Choice
 
 FallbackPolicy = Literal["simplest", "autopilot"]
@@ -44,15 +45,57 @@ AutopilotFactory = Callable[[], Agent]
 # calls already made.  Other seats (bots, people) are cut off at the timer exactly.
 # Such seats say so with ``Agent.self_timed`` (model seats; external agents, remote agents and
 # MCP clients: harness.agents.external_seat).
+# A stall can be longer than the grace: both the seat's deadline and the table's cutoff then fall
+# due in it and run one after the other when the loop wakes, before the seat could hand anything
+# in.  So a self-timed seat's cutoff that finds the loop stalled (it runs more than STALL_S late,
+# or the loop's recent lag is that long: harness.agents.deadline) waits once more, the grace plus
+# LAG_FACTOR times the stall from then (at most the timer), for the seat's own fallback and record.
 GRACE_MIN_S = 1.0
 GRACE_FRACTION = 0.1
+STALL_S = 0.25
 
 
 def cutoff(agent: Agent, timeout: float | None) -> float | None:
-    """Seconds the table waits for ``agent`` when its decision timer is ``timeout``."""
+    """Seconds the table waits for ``agent`` when its decision timer is ``timeout`` (a stall
+    excepted: :func:`_cut_or_wait`)."""
     if timeout is None or not agent.self_timed:
         return timeout
     return timeout + max(GRACE_MIN_S, GRACE_FRACTION * timeout)
+
+
+def _cut_or_wait(limit: asyncio.Timeout, due: float, grace: float, timer: float) -> None:
+    """The cutoff of a self-timed seat, run by the loop at ``due``: cut now, or — when the loop
+    is stalled — once more ``grace`` plus the stall's multiple (see :data:`STALL_S`)."""
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    monitor = loop_lag()
+    lag = max(now - due, *((monitor.recent_max(), monitor.stalled_for()) if monitor else ()))
+    if lag > STALL_S:
+        limit.reschedule(now + min(max(grace, timer), grace + LAG_FACTOR * lag))
+    else:
+        limit.reschedule(now)
+
+
+async def _choose(
+    agent: Agent, view: SeatView, options: list[str], timeout: float | None
+) -> str | Choice:
+    """``agent``'s answer within its cutoff; ``TimeoutError`` past it.  ``asyncio.timeout`` runs
+    the agent in this task: a cancellation of the game (a stopping run) always reaches it, and an
+    agent's error is never left in an orphaned task."""
+    limit = cutoff(agent, timeout)
+    if limit is None:
+        return await agent.choose(view, options)
+    if timeout is None or not agent.self_timed:
+        async with asyncio.timeout(limit):
+            return await agent.choose(view, options)
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(None) as cm:  # set by the cutoff below
+        due = loop.time() + limit
+        handle = loop.call_at(due, _cut_or_wait, cm, due, limit - timeout, timeout)
+        try:
+            return await agent.choose(view, options)
+        finally:
+            handle.cancel()
 
 
 async def decide(
@@ -73,14 +116,7 @@ async def decide(
     reason: FallbackReason | None = None
     error: str | None = None
     try:
-        # asyncio.timeout runs the agent in this task: a cancellation of the game (a stopping
-        # run) always reaches it, and an agent's error is never left in an orphaned task.
-        limit = cutoff(agent, timeout)
-        if limit is None:
-            answer = await agent.choose(view, options)
-        else:
-            async with asyncio.timeout(limit):
-                answer = await agent.choose(view, options)
+        answer = await _choose(agent, view, options, timeout)
     except TimeoutError:
         reason, error = "timeout", f"no answer within {timeout:g} s"
     except FatalSeatError:
