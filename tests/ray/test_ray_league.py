@@ -309,6 +309,9 @@ def test_a_model_game_whose_worker_is_killed_goes_on_from_its_sent_decisions(
         local_cfg = model_league(tmp_path / "local", server, "lost", max_concurrent_games=1)
         assert main(league_args(local_cfg)) == 0
         local = games_of(tmp_path / "local" / "out" / "lost")
+        # answers take 0.1 s on the Ray run: its games last seconds, so the kill below finds one
+        # running however loaded the machine (at machine speed a game can end between two looks)
+        server.script.delay_s = 0.1
         cfg = model_league(tmp_path / "ray", server, "lost", max_concurrent_games=1)
         args = league_args(cfg, "--executor", "ray", "--ray-address", cluster.address)
         proc = subprocess.Popen(
@@ -320,7 +323,7 @@ def test_a_model_game_whose_worker_is_killed_goes_on_from_its_sent_decisions(
         files = tmp_path / "ray" / "out" / "lost" / "games"
         killed = None
         try:
-            deadline = time.monotonic() + 120
+            deadline = time.monotonic() + 600  # the driver starts Ray first: slow under load
             while killed is None and time.monotonic() < deadline and proc.poll() is None:
                 lines = [len(f.read_text().splitlines()) for f in files.glob("*.jsonl")]
                 pid = _task_worker("model_game_task") if any(n >= 8 for n in lines) else None
@@ -328,7 +331,7 @@ def test_a_model_game_whose_worker_is_killed_goes_on_from_its_sent_decisions(
                     os.kill(pid, signal.SIGKILL)
                     killed = pid
                 time.sleep(0.01)
-            _out, err = proc.communicate(timeout=180)
+            _out, err = proc.communicate(timeout=600)
         finally:
             if proc.poll() is None:
                 proc.kill()
