@@ -286,8 +286,25 @@ def test_a_spending_cap_stops_a_ray_run_and_resume_finishes_it(
     assert resumed["games"] == whole["games"] and resumed["files"] == whole["files"]
 
 
-def _task_worker(title: str) -> int | None:
-    """The pid of a Ray worker process executing a task named ``title`` (its process title)."""
+def _raylets(cluster: Cluster) -> set[int]:
+    """The pids of ``cluster``'s raylets (its workers' parents)."""
+    nodes = [cluster.head_node, *cluster.worker_nodes]
+    return {info.process.pid for n in nodes for info in n.all_processes.get("raylet", [])}
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    return next((int(line.split()[1]) for line in status.splitlines()
+                 if line.startswith("PPid:")), None)  # fmt: skip
+
+
+def _task_worker(title: str, cluster: Cluster) -> int | None:
+    """The pid of a Ray worker process of ``cluster`` executing a task named ``title`` (its
+    process title) — never another cluster's (another test run on the same machine)."""
+    raylets = _raylets(cluster)
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
@@ -295,8 +312,13 @@ def _task_worker(title: str) -> int | None:
             cmdline = (proc / "cmdline").read_bytes()
         except OSError:
             continue
-        if cmdline.startswith(f"ray::{title}".encode()):
-            return int(proc.name)
+        if not cmdline.startswith(f"ray::{title}".encode()):
+            continue
+        pid: int | None = int(proc.name)
+        for _ in range(4):  # the raylet's child, or a little further down
+            pid = _parent(pid) if pid is not None else None
+            if pid in raylets:
+                return int(proc.name)
     return None
 
 
@@ -326,7 +348,9 @@ def test_a_model_game_whose_worker_is_killed_goes_on_from_its_sent_decisions(
             deadline = time.monotonic() + 600  # the driver starts Ray first: slow under load
             while killed is None and time.monotonic() < deadline and proc.poll() is None:
                 lines = [len(f.read_text().splitlines()) for f in files.glob("*.jsonl")]
-                pid = _task_worker("model_game_task") if any(n >= 8 for n in lines) else None
+                pid = (
+                    _task_worker("model_game_task", cluster) if any(n >= 8 for n in lines) else None
+                )
                 if pid is not None:
                     os.kill(pid, signal.SIGKILL)
                     killed = pid
