@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,16 @@ def test_the_tasks_are_registered_under_the_entry_points_name() -> None:
     assert info.metadata["params"] == registry_info(inspect_task.bangarena).metadata["params"]
 
 
+def run_with_entry_point(script: str, package_dir: Path, tmp_path: Path) -> Any:
+    """``script`` in a fresh interpreter in ``tmp_path`` that imports ``harness`` from
+    ``package_dir`` and sees the entry point; it must exit 0."""
+    path = os.pathsep.join([str(package_dir), str(entry_point_path(tmp_path / "ep"))])
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
 def test_inspect_finds_the_task_by_name_through_the_entry_point(tmp_path: Path) -> None:
     """A fresh interpreter in another directory: Inspect loads the entry point for the name."""
     script = (
@@ -44,10 +55,7 @@ def test_inspect_finds_the_task_by_name_through_the_entry_point(tmp_path: Path) 
         "task = found(seats=4, games=1)\n"
         "print(type(task).__name__, len(task.dataset))\n"
     )
-    path = os.pathsep.join([str(ROOT), str(entry_point_path(tmp_path / "ep"))])
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = run_with_entry_point(script, ROOT, tmp_path)
     assert done.stdout.split("\n")[:2] == ["bangarena/bangarena", "Task 1"], done.stdout
 
 
@@ -69,10 +77,7 @@ def test_the_name_is_the_same_for_a_package_installed_in_site_packages(tmp_path:
         "print(registry_info(found).name if found is not None else 'missing')\n"
         "print(getattr(found, '__module__', None))\n"
     )
-    path = os.pathsep.join([str(site), str(entry_point_path(tmp_path / "ep"))])
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": path})  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = run_with_entry_point(script, site, tmp_path)
     lines = done.stdout.split("\n")
     assert lines[:4] == [
         str(site / "harness" / "__init__.py"),
