@@ -13,7 +13,7 @@ from typing import Any
 
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.model_spec import ModelSpec
-from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.ledger import SPEND_FILE, SpendLine, append_spend, now_utc
 
 from .runner import CONFIG_FILE
 
@@ -180,9 +180,4 @@ def record_spend(run_dir: Path, spend: Sequence[SpendLine]) -> None:
     one: a run being resumed whose preflight failed)."""
     if not spend or not (run_dir / CONFIG_FILE).exists():
         return
-    ledger = SpendLedger(run_dir / SPEND_FILE)
-    try:
-        for line in spend:
-            ledger.add(line)
-    finally:
-        ledger.close()
+    append_spend(run_dir / SPEND_FILE, spend)

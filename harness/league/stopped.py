@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from harness.play.ledger import SPEND_FILE, SpendLedger, SpendLine, now_utc
+from harness.play.ledger import SPEND_FILE, SpendLine, append_spend, now_utc
 
 __all__ = [
     "STOPPED_FILE",
@@ -62,12 +62,7 @@ def write_preflight_stop(
     cfg = run_dir / CONFIG_FILE
     if not cfg.exists():
         _write(cfg, json.dumps(config_json, indent=1, ensure_ascii=False) + "\n")
-    ledger = SpendLedger(run_dir / SPEND_FILE)
-    try:
-        for line in spend:
-            ledger.add(line)
-    finally:
-        ledger.close()
+    append_spend(run_dir / SPEND_FILE, spend)
     record = StoppedRun(at=now_utc(), reason=reason, calls=len(spend))
     _write(run_dir / STOPPED_FILE, record.model_dump_json(indent=1) + "\n")
 

@@ -19,6 +19,7 @@ under the ``spending`` caps of its config (:mod:`harness.web.room_registry`).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
@@ -125,6 +126,16 @@ def cap_reached(
 def read_spend(path: Path) -> list[SpendLine]:
     """Every line of the ledger file ``path`` ([] without one; a torn last line is ignored)."""
     return read_records(path, SpendLine, "a spend record")
+
+
+def append_spend(path: Path, lines: Sequence[SpendLine]) -> None:
+    """Append ``lines`` to the ledger file ``path`` (flushed and synced), e.g. a preflight's calls."""
+    ledger = SpendLedger(path)
+    try:
+        for line in lines:
+            ledger.add(line)
+    finally:
+        ledger.close()
 
 
 class SpendLedger:
