@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-1",
-        ["tests/rules/test_rulings.py::test_r1_deck_suits_and_ranks"],
+        ["tests/rules/test_rulings_r1_r5.py::test_r1_deck_suits_and_ranks"],
         {
             "en": "The deck has exactly 80 cards: 21 ♥ and 12 ♠ of rank 2–9",
             "ru": "В колоде ровно 80 карт: 21 карта ♥ и 12 карт ♠ от 2 до 9",
@@ -34,7 +34,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-2",
-        ["tests/rules/test_rulings.py::test_r2_old_classic_no_marshal_hand_adjustment"],
+        ["tests/rules/test_rulings_r1_r5.py::test_r2_old_classic_no_marshal_hand_adjustment"],
         {
             "en": "Old Classic has no hand adjustment: the Marshal, too, starts with as many cards "
             "as ♥.",
@@ -47,7 +47,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-3",
-        ["tests/rules/test_rulings.py::test_r3_double_agent_raiders_team_knows_each_other"],
+        ["tests/rules/test_rulings_r1_r5.py::test_r3_double_agent_raiders_team_knows_each_other"],
         {
             "en": "The Raiders and the Double Agent know each other.",
             "ru": "Агент и Налётчики знают друг друга.",
@@ -59,9 +59,9 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-4",
         [
-            "tests/rules/test_rulings.py::test_r4_high_noon_flask_not_legal_on_own_turn",
-            "tests/rules/test_rulings.py::test_r4_high_noon_saloon_not_legal",
-            "tests/rules/test_rulings.py::test_r4_high_noon_bonesetter_heal_not_legal",
+            "tests/rules/test_rulings_r1_r5.py::test_r4_high_noon_flask_not_legal_on_own_turn",
+            "tests/rules/test_rulings_r1_r5.py::test_r4_high_noon_saloon_not_legal",
+            "tests/rules/test_rulings_r1_r5.py::test_r4_high_noon_bonesetter_heal_not_legal",
         ],
         {
             "en": "healing does nothing — Flask, Saloon and Bonesetter's ability cannot be played.",
@@ -74,9 +74,9 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-5, the decision timer and the autopilot",
         [
-            "tests/rules/test_rulings.py::test_r5_play_phase_ends_turn",
-            "tests/rules/test_rulings.py::test_r5_forced_discard_most_recently_received",
-            "tests/rules/test_rulings.py::test_r5_upgrade_first_in_canonical_order",
+            "tests/rules/test_rulings_r1_r5.py::test_r5_play_phase_ends_turn",
+            "tests/rules/test_rulings_r1_r5.py::test_r5_forced_discard_most_recently_received",
+            "tests/rules/test_rulings_r1_r5.py::test_r5_upgrade_first_in_canonical_order",
             "tests/agents/test_model_games.py::test_autopilot_fallback_applies_the_rule_bots_choice",
         ],
         {
@@ -110,7 +110,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-6",
-        ["tests/rules/test_rulings.py::test_r6_may_still_play_the_card"],
+        ["tests/rules/test_rulings_r6_r8.py::test_r6_may_still_play_the_card"],
         {
             "en": "A player may still play a card whose effect his character has built in (to "
             "keep it from others); it adds nothing.",
@@ -125,7 +125,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-7",
-        ["tests/rules/test_rulings.py::test_r7_both_ricochets_in_one_decision"],
+        ["tests/rules/test_rulings_r6_r8.py::test_r7_both_ricochets_in_one_decision"],
         {
             "en": "a successful Cover check counts as one; Ricochets are discarded together; a "
             "Flask (when allowed) cancels on its own.",
@@ -141,8 +141,8 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-8",
         [
-            "tests/rules/test_rulings.py::test_r8_flask_not_legal_at_full_hp",
-            "tests/rules/test_rulings.py::test_r8_old_classic_flask_not_legal_with_two_alive",
+            "tests/rules/test_rulings_r6_r8.py::test_r8_flask_not_legal_at_full_hp",
+            "tests/rules/test_rulings_r6_r8.py::test_r8_old_classic_flask_not_legal_with_two_alive",
         ],
         {
             "en": "Flask on your own turn heals 1 ♥ and cannot be played at full ♥. In Old "
@@ -160,7 +160,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-9",
-        ["tests/rules/test_rulings.py::test_r9_order_reveal_scavenger_vulture_then_glory"],
+        ["tests/rules/test_rulings_r9.py::test_r9_order_reveal_scavenger_vulture_then_glory"],
         {
             "en": "At 0 ♥ a player is eliminated, in this order: the role is revealed;",
             "ru": "При 0 ♥ игрок выбывает, по порядку: роль открывается;",
@@ -172,9 +172,9 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-10, R-18",
         [
-            "tests/rules/test_characters.py::test_stone_leopard_eliminated_draws_nothing",
-            "tests/rules/test_characters.py::test_collector_eliminated_takes_nothing",
-            "tests/rules/test_characters.py::test_stone_leopard_draws_after_dynamite",
+            "tests/rules/test_characters_gains.py::test_stone_leopard_eliminated_draws_nothing",
+            "tests/rules/test_characters_gains.py::test_collector_eliminated_takes_nothing",
+            "tests/rules/test_characters_gains.py::test_stone_leopard_draws_after_dynamite",
             "tests/rules/test_further_rulings.py::test_r18_stone_leopard_lethal_dynamite_draws_nothing",
         ],
         {
@@ -201,8 +201,8 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-11",
         [
-            "tests/rules/test_characters.py::test_lucky_jail_second_try_frees",
-            "tests/rules/test_characters.py::test_lucky_cover_two_tries",
+            "tests/rules/test_characters_combat.py::test_lucky_jail_second_try_frees",
+            "tests/rules/test_characters_combat.py::test_lucky_cover_two_tries",
         ],
         {
             "en": "Lucky reveals two cards for a Jail or Dynamite check and flips two coins for "
@@ -242,7 +242,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-13",
-        ["tests/rules/test_rulings.py::test_r9_bounty_instinct_already_held_star_still_moves"],
+        ["tests/rules/test_rulings_r9.py::test_r9_bounty_instinct_already_held_star_still_moves"],
         {
             "en": "Bounty: the eliminator cannot take an Instinct ★ if he already has Instinct, "
             "unless the victim has no other kind of ★; then the ★ moves to him without a second "
@@ -277,7 +277,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     (
         "R-15",
         [
-            "tests/rules/test_cards.py::test_jail_old_classic_failure_skips_whole_turn",
+            "tests/rules/test_cards_blue.py::test_jail_old_classic_failure_skips_whole_turn",
             "tests/rules/test_further_rulings.py::test_r15_old_classic_failed_jail_skips_the_end_of_turn_discard",
         ],
         {
@@ -294,7 +294,9 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-16",
-        ["tests/rules/test_characters.py::test_scavenger_takes_hand_and_in_play_of_eliminated"],
+        [
+            "tests/rules/test_characters_gains.py::test_scavenger_takes_hand_and_in_play_of_eliminated"
+        ],
         {
             "en": "a living Scavenger takes the victim's hand, in-play cards and weapon",
             "ru": "живой Падальщик забирает руку, выложенные карты и оружие выбывшего",
@@ -339,7 +341,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "Wagon, Caravan and Bazaar never draw themselves back (RULES.md §3)",
-        ["tests/rules/test_cards.py::test_draw_cards_never_draw_themselves_back"],
+        ["tests/rules/test_cards_draw_pile.py::test_draw_cards_never_draw_themselves_back"],
         {
             "en": "A Wagon, Caravan or Bazaar is not in the discard pile while it resolves, so it "
             "never draws itself back.",
