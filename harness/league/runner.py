@@ -34,6 +34,7 @@ from typing import Any
 from harness.agents.deadline import watch_loop
 from harness.agents.decision_record import ANSWERED_KINDS
 from harness.agents.seat import FatalSeatError
+from harness.play.config_files import ConfigError
 from harness.play.game_spec import GameSpec
 from harness.play.ledger import cap_reached, current_game
 from harness.play.players import SEATED_KINDS
@@ -115,13 +116,29 @@ def run_dir_for(config: LeagueConfig, base: Path | None = None) -> Path:
     return root / config.name
 
 
+def written_config(config: LeagueConfig) -> dict[str, Any]:
+    """The config as a run folder keeps it (``config.json``)."""
+    data = config.model_dump(mode="json")
+    for p in data["players"]:  # a player without probes is written as before they existed
+        if p.get("probes") is None:
+            p.pop("probes", None)
+    return data
+
+
+def as_written_now(stored: Any) -> Any:
+    """A run folder's ``config.json`` as this code would write it: a setting added after the run
+    started (at any depth, such as a model's ``rules``) reads as its default, the value the run
+    was played with.  A config this code cannot read is compared as it is."""
+    try:
+        return written_config(parse_config(stored))
+    except ConfigError:
+        return stored
+
+
 def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
     store = RunStore(run_dir)
     cfg_path = run_dir / CONFIG_FILE
-    resolved = config.model_dump(mode="json")
-    for p in resolved["players"]:  # a player without probes is written as before they existed
-        if p.get("probes") is None:
-            p.pop("probes", None)
+    resolved = written_config(config)
     stopped_early = only_stopped(run_dir)  # a preflight stopped it: start afresh (its ledger stays)
     if cfg_path.exists() and not stopped_early:
         if not resume:
@@ -129,10 +146,8 @@ def prepare_run(config: LeagueConfig, run_dir: Path, resume: bool) -> RunStore:
                 f"run folder {run_dir} already exists: use --resume to continue it, or change "
                 "the config's name"
             )
-        stored = json.loads(cfg_path.read_text(encoding="utf-8"))
-        defaults = {k: LeagueConfig.model_fields[k].default for k in RESULT_FIELDS}
-        # a setting added after the run started had its default value there
-        changed = [k for k in RESULT_FIELDS if stored.get(k, defaults[k]) != resolved.get(k)]
+        stored = as_written_now(json.loads(cfg_path.read_text(encoding="utf-8")))
+        changed = [k for k in RESULT_FIELDS if stored.get(k) != resolved.get(k)]
         if changed:
             raise LeagueStopped(
                 f"the config differs from the one {run_dir} was started with in "
