@@ -4,6 +4,7 @@ bad input is one line on stderr and exit code 2."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli.main import main
+from harness.web.app import STATIC_DIR
 
 from .server import free_port
 
@@ -79,8 +81,12 @@ def test_serve_serves_the_page_and_its_files_from_the_app(tmp_path: Path) -> Non
                 time.sleep(0.2)
         assert meta["seats"] == [4, 8] and meta["decision_seconds"] == [15, 30, 60, 90]
         page = urllib.request.urlopen(base + "/").read().decode()
-        assert "/static/app.js" in page and "http" not in page.replace("http-equiv", "")
-        for name in ("app.js", "i18n.js", "style.css"):
+        assert "http" not in page.replace("http-equiv", "")
+        # the page loads every script of the static folder, in the order index.html gives
+        scripts = re.findall(r'<script src="/static/([\w.]+)"></script>', page)
+        assert sorted(scripts) == sorted(p.name for p in STATIC_DIR.glob("*.js")), scripts
+        assert scripts[:2] == ["i18n.js", "art.js"] and scripts[-1] == "main.js"
+        for name in (*scripts, "style.css"):
             body = urllib.request.urlopen(f"{base}/static/{name}").read().decode()
             assert "https://" not in body and "cdn" not in body.lower()  # works offline
         lib = json.loads(urllib.request.urlopen(base + "/api/library/ru").read())

@@ -53,7 +53,7 @@ def read_for(clients: list[Client], seconds: float) -> None:
 
 def still_serves(srv: LiveServer) -> None:
     page = urllib.request.urlopen(srv.url + "/", timeout=5).read().decode()
-    assert "/static/app.js" in page
+    assert "/static/main.js" in page
     fresh = Client(srv.ws_url)
     assert ping_ms(fresh, 5) < 5000
     fresh.close()
@@ -382,7 +382,7 @@ def test_guessing_room_codes_is_rate_limited(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------- headers
 def test_security_headers_and_no_api_docs(tmp_path: Path) -> None:
     with LiveServer(tmp_path) as srv:
-        for path in ("/", "/static/app.js", "/api/meta"):
+        for path in ("/", "/static/main.js", "/api/meta"):
             with urllib.request.urlopen(srv.url + path, timeout=5) as r:
                 h = r.headers
                 csp = h["Content-Security-Policy"]

@@ -36,9 +36,11 @@ def page_words() -> dict[str, dict[str, str]]:
 
 def used_keys() -> set[str]:
     """Every word key the page asks for: data-t / data-title in index.html, t("…") / tf("…") and
-    "speed_…" / "claim_…" in app.js."""
+    "speed_…" / "claim_…" in the page's scripts (every static .js but the words themselves)."""
     html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
-    js = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    scripts = sorted(p for p in STATIC_DIR.glob("*.js") if p != I18N_JS)
+    assert len(scripts) > 2, scripts
+    js = "\n".join(p.read_text(encoding="utf-8") for p in scripts)
     keys = set(re.findall(r'data-(?:t|title)="(\w+)"', html))
     keys |= set(re.findall(r'\btf?\("(\w+)"[,)]', js))
     keys |= {f"speed_{s}" for s in protocol.SPEEDS} | {
