@@ -1,6 +1,6 @@
 """How the LLM agent gets the messages of each request: a :class:`Conversation` per seat and game.
 
-:class:`harness.views.history.Transcript` is the real one (history policies).  A plain prompt
+:class:`harness.agents.transcript.Transcript` is the real one (history policies).  A plain prompt
 builder with ``system_prompt(view)`` and ``decision_prompt(view, options)`` (one self-contained
 user message per decision, no history) is wrapped by :class:`SingleMessage`.
 """

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from harness.engine import SeatView, simplest_for_view
-from harness.views.history import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
 from harness.views.prompts import PromptBuilder as HarnessPromptBuilder
 from harness.views.render import render_json
 from harness.views.rules_doc import RulesVariant
@@ -57,6 +56,7 @@ from .tokenizers import (
     server_tokenizer,
     tokenizer_named,
 )
+from .transcript import DEFAULT_CONTEXT_TOKENS, HistoryPolicy, Transcript
 
 if TYPE_CHECKING:
     from .rulebot import RuleBot

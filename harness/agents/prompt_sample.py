@@ -1,6 +1,6 @@
 """Prompts a model seat would send, measured on sampled games played by rule bots or random
 seats: the measurement behind ``bangarena prompt-stats`` and ``bangarena plan``'s model usage
-(:class:`~harness.views.prompt_stats.PolicyMeter` holds the figures)."""
+(:class:`~harness.agents.prompt_stats.PolicyMeter` holds the figures)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from harness.engine import Game, SeatView
-from harness.views.history import HISTORY_POLICIES
 from harness.views.names import default_names
-from harness.views.prompt_stats import PolicyMeter
 from harness.views.tokens import TokenCounter
 
+from .prompt_stats import PolicyMeter
 from .seat_protocol import RandomAgent
 from .table import play_game
+from .transcript import HISTORY_POLICIES
 
 Players = Literal["bots", "random"]
 

@@ -1,8 +1,8 @@
 """``bangarena prompt-stats`` — prompt sizes in tokens per history policy over sampled decisions:
 tokens per request (median, p95, max) and per game, the share of input tokens an exact-prefix
 cache can reuse, and per locale the context a model needs to hold the system prompt, the game
-message and :data:`~harness.views.prompt_stats.CONTEXT_DECISIONS` decisions (see
-:mod:`harness.views.prompt_stats`), counted with the chosen tokenizer."""
+message and :data:`~harness.agents.prompt_stats.CONTEXT_DECISIONS` decisions (see
+:mod:`harness.agents.prompt_stats`), counted with the chosen tokenizer."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 from harness.agents.prompt_sample import sample_prompts
+from harness.agents.prompt_stats import CONTEXT_DECISIONS, PolicyMeter
 from harness.agents.tokenizers import DEFAULT_TOKENIZER_MODEL, counter_named
-from harness.views.history import HISTORY_POLICIES
+from harness.agents.transcript import HISTORY_POLICIES
 from harness.views.names import LOCALES
-from harness.views.prompt_stats import CONTEXT_DECISIONS, PolicyMeter
 from harness.views.prompts import system_prompt_text
 from harness.views.tokens import TokenCounter, TokenizerError
 

@@ -7,7 +7,7 @@ requests from the tokens the server reported: the first request of a seat (syste
 message, first decision: ``context_messages == 0``, not compacted) and the growth of a
 conversation per decision (the difference between consecutive answered requests of one seat in
 one game that did not restart).  A player is flagged when its median first request plus
-:data:`~harness.views.prompt_stats.CONTEXT_DECISIONS` ``- 1`` median decisions and the answer's
+:data:`~harness.agents.prompt_stats.CONTEXT_DECISIONS` ``- 1`` median decisions and the answer's
 reserve exceed its ``context_tokens`` — it cannot hold the system prompt, the game message and
 that many decisions — or, when no conversation grew at all, when it restarted on most decisions.
 
@@ -23,11 +23,11 @@ from typing import Any
 
 import pandas as pd
 
+from harness.agents.prompt_stats import CONTEXT_DECISIONS
+from harness.agents.transcript import DEFAULT_RESERVE_TOKENS
 from harness.league.model_calls import model_games
 from harness.records import GameRecord, RunStore
 from harness.records.store import DamagedGame
-from harness.views.history import DEFAULT_RESERVE_TOKENS
-from harness.views.prompt_stats import CONTEXT_DECISIONS
 
 from .locales import player_locales
 

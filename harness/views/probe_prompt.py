@@ -16,9 +16,8 @@ from typing import Any
 
 from harness.engine import SeatView
 
-from .history import DEFAULT_LOG_FEED_TOKENS, RECENT_EVENTS
 from .names import feed_title, role_name
-from .prompts import PromptBuilder
+from .prompts import DEFAULT_LOG_FEED_TOKENS, RECENT_EVENTS, PromptBuilder
 from .public_record import public_record
 from .render import environment, markdown_from_context
 from .render_context import view_context

@@ -4,7 +4,7 @@ Prompts are ordered from the most shared to the least, so one cached prefix serv
 game: the system prompt (the rules and the answer format) is byte-identical for every seat, game
 and run in a locale; the game message (your seat, role, intel and the players) is fixed at the
 deal; the decision messages carry what changes (the table, the events, the options).  How much of
-the game's history a request carries is the seat's history policy (:mod:`harness.views.history`).
+the game's history a request carries is the seat's history policy (:mod:`harness.agents.transcript`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from harness.paths import RULES_MD_DIR
 
 from .names import feed_title as _feed_title
 from .narrate import Narrator
+from .public_record import public_record
 from .render import environment, markdown_from_context
 from .render_context import view_context
 
@@ -44,6 +45,10 @@ def system_prompt_text(locale: str, signals: bool = False, rules: str = "full") 
         .render(rules=rules_text(locale, rules), signals=signals)
         .rstrip("\n")
     )
+
+
+DEFAULT_LOG_FEED_TOKENS = 1200  # a whole-game feed longer than this gets a public record first
+RECENT_EVENTS = 24  # events shown verbatim after a public record
 
 
 class PromptBuilder:
@@ -114,10 +119,41 @@ class PromptBuilder:
             .rstrip("\n")
         )
 
+    def message(
+        self,
+        view: SeatView,
+        *,
+        events: Sequence[dict[str, Any]] | None = None,
+        lines: Sequence[str] | None = None,
+        feed_title: str = "since",
+        game: bool = False,
+        record: Sequence[dict[str, Any]] | None = None,
+        previous_fallback: str | None = None,
+    ) -> str:
+        """One decision message from what it holds: ``events`` narrated (or their narrated
+        ``lines``) under ``feed_title``, the game message first when ``game``, and the public
+        record of the ``record`` events before the table when given."""
+        feed = lines if lines is not None else self.feed_lines(events or ())
+        summary = None if record is None else public_record(record, self.names, self.locale)
+        return self.user_message(
+            view,
+            feed=feed,
+            feed_title=feed_title,
+            game=game,
+            record=summary,
+            previous_fallback=previous_fallback,
+        )
+
     def decision_prompt(self, view: SeatView, options: Sequence[str] | None = None) -> str:
         """A self-contained decision message: the game message, the table and the events the
         view carries (the ``since_last`` history policy)."""
         return self.user_message(view, feed=self.feed_lines(view.events), game=True)
 
 
-__all__ = ["PromptBuilder", "rules_text", "system_prompt_text"]
+__all__ = [
+    "DEFAULT_LOG_FEED_TOKENS",
+    "RECENT_EVENTS",
+    "PromptBuilder",
+    "rules_text",
+    "system_prompt_text",
+]

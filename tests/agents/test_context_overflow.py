@@ -12,8 +12,8 @@ from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
 from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
 from harness.agents.providers.provider_errors import ContextOverflow
+from harness.agents.transcript import Transcript, approx_tokens
 from harness.engine import SeatView
-from harness.views.history import Transcript, approx_tokens
 from harness.views.names import default_names
 from tests.model_game import play_model_game
 

@@ -34,8 +34,8 @@ from harness.agents.table_signals import (
     public_seats,
     read_signal,
 )
+from harness.agents.transcript import Transcript
 from harness.engine import Game, SeatView
-from harness.views.history import Transcript
 from harness.views.names import LOCALES, default_names
 from harness.views.narrate import Narrator
 from harness.views.prompts import PromptBuilder, system_prompt_text

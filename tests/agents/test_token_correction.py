@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from harness.agents import tokenizers
-from harness.views.history import DEFAULT_RESERVE_TOKENS
+from harness.agents.transcript import DEFAULT_RESERVE_TOKENS
 from harness.views.tokens import TokenCounter
 from tests.agents.test_model_games import play, spec_for
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, Backend, make_backend

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from harness.agents import RandomAgent
 from harness.agents.table import play_game
+from harness.agents.transcript import Transcript
 from harness.engine import Game, SeatView
-from harness.views.history import Transcript
 from harness.views.names import default_names
 from harness.views.render import render_json, render_markdown
 

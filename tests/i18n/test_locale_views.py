@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from harness.agents.transcript import Transcript
 from harness.engine import Game, build_view
-from harness.views.history import Transcript
 from harness.views.names import default_names, feed_title, glossary
 from harness.views.prompts import PromptBuilder, system_prompt_text
 from harness.views.public_record import public_record

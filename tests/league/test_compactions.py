@@ -11,12 +11,12 @@ from typing import Any
 import pandas as pd
 from rich.console import Console
 
+from harness.agents.prompt_stats import CONTEXT_DECISIONS
+from harness.agents.transcript import DEFAULT_RESERVE_TOKENS
 from harness.engine.roles import TEAM_OF
 from harness.records import DecisionLine, GameEnd, GameRecord, GameStart, RunStore, SeatOutcome
 from harness.records.record_models import SeatPlayer
 from harness.runs import build_report, markdown, print_report, save_report
-from harness.views.history import DEFAULT_RESERVE_TOKENS
-from harness.views.prompt_stats import CONTEXT_DECISIONS
 
 ROLES = ("marshal", "raider", "raider", "loner")
 PLAYERS = [("en-llm", "model"), ("ru-llm", "model"), ("bot", "bot"), ("bot", "bot")]

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from harness.agents.decision_record import Attempt, ModelDecisionRecord, TokenCounts
+from harness.agents.transcript import Transcript
 from harness.cli.main import main
 from harness.league.league_config import parse_config
 from harness.league.preflight import preflight
@@ -24,7 +25,6 @@ from harness.league.preflight_latency import summary
 from harness.league.preflight_records import ProbeResult, request_size
 from harness.league.stopped import read_stopped
 from harness.records import RunStore
-from harness.views.history import Transcript
 from harness.views.names import default_names
 from tests.fakes import Answer, FakeOpenAIServer, Status
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player

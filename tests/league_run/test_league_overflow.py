@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.agents.transcript import Transcript
 from harness.runs import build_report, markdown
-from harness.views.history import Transcript
 from harness.views.names import default_names
 from tests.fakes.anthropic_server import FakeAnthropicServer
 from tests.fakes.backends import KEY_ENV, SECRET_KEY

@@ -2,7 +2,7 @@
 
 :func:`play_checked` runs one game with :func:`harness.agents.table.play_game` (rule bots or random
 agents, every one behind an :class:`InspectedAgent` that checks the views it receives — the rule
-bot's only inputs), keeps a model-seat :class:`~harness.views.history.Transcript` per seat for a
+bot's only inputs), keeps a model-seat :class:`~harness.agents.transcript.Transcript` per seat for a
 history policy, and every ``every`` decisions checks every seat's view, JSON, Markdown and prompts
 against the seat's account with :func:`tests.noleak.check.check_seat_outputs`.  Views are looked
 up through :mod:`harness.engine.view` at call time, so a test that replaces ``build_view`` or
@@ -24,8 +24,8 @@ from harness.agents.rulebot import RuleBot
 from harness.agents.seat import Decided
 from harness.agents.seat_protocol import Agent, RandomAgent
 from harness.agents.table import play_game
+from harness.agents.transcript import Transcript
 from harness.engine import Game, SeatView
-from harness.views.history import Transcript
 from harness.views.names import default_names
 
 from .account import Account

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 import harness.engine.view as engine_view
+from harness.agents.transcript import HISTORY_POLICIES, Transcript
 from harness.engine import Game
-from harness.views.history import HISTORY_POLICIES, Transcript
 from harness.views.names import default_names
 from harness.views.prompts import PromptBuilder
 from harness.views.render import render_json, render_markdown

@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import pytest
 
+from harness.agents.transcript import HISTORY_POLICIES
 from harness.engine.roles import MODES
-from harness.views.history import HISTORY_POLICIES
 from harness.views.names import LOCALES
 
 from .event_visibility import EVENT_VISIBILITY, HIDDEN_KINDS

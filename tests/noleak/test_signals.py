@@ -30,8 +30,8 @@ from harness.agents.pricing import PriceBook
 from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
 from harness.agents.table import Table
 from harness.agents.table_signals import CLAIM_ROLES, REACTIONS, TableSignals
+from harness.agents.transcript import Transcript
 from harness.engine import Game
-from harness.views.history import Transcript
 from harness.views.names import default_names, role_name
 from harness.views.prompts import PromptBuilder
 

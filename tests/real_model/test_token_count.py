@@ -21,8 +21,8 @@ from harness.agents import tokenizers
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.model_spec import ModelSpec, build_model_seat, counter_for
 from harness.agents.rulebot import RuleBot
+from harness.agents.transcript import Transcript
 from harness.engine import Game, SeatView, build_view
-from harness.views.history import Transcript
 from harness.views.names import default_names
 from harness.views.prompts import PromptBuilder
 

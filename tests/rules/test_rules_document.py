@@ -307,7 +307,7 @@ STATED: list[tuple[str, list[str], dict[str, str]]] = [
     ),
     (
         "R-17",
-        ["tests/views/test_history.py::test_history_passes_the_redeal_no_leak_test"],
+        ["tests/agents/test_transcript.py::test_history_passes_the_redeal_no_leak_test"],
         {
             "en": "The event feed is public history: you see it from the start of the game.",
             "ru": "Лента событий — открытая история: ты видишь её с начала партии.",

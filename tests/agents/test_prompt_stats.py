@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness.agents.prompt_stats import CONTEXT_DECISIONS, PrefixCache
 from harness.views.names import LOCALES
-from harness.views.prompt_stats import CONTEXT_DECISIONS, PrefixCache
 from harness.views.tokens import MESSAGE_TOKENS
 
 

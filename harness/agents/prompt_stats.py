@@ -1,6 +1,6 @@
 """Prompt sizes of model seats under each history policy, measured on sampled games.
 
-Every seat of every sampled game keeps one :class:`~harness.views.history.Transcript` per policy
+Every seat of every sampled game keeps one :class:`~harness.agents.transcript.Transcript` per policy
 and "answers" the option its player chose, so the requests are exactly those a model seat would
 send.  For each request the input tokens are counted (system prompt included), and the part an
 exact-prefix cache can reuse: the longest run of leading messages identical to a prefix of any
@@ -24,8 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .history import DEFAULT_RESERVE_TOKENS, HISTORY_POLICIES, Transcript
-from .tokens import MESSAGE_TOKENS, REQUEST_TOKENS
+from harness.views.tokens import MESSAGE_TOKENS, REQUEST_TOKENS
+
+from .transcript import DEFAULT_RESERVE_TOKENS, HISTORY_POLICIES, Transcript
 
 CONTEXT_DECISIONS = 8  # decisions a conversation should hold before it has to restart
 

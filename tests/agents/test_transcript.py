@@ -1,4 +1,4 @@
-"""History policies of model seats (harness/views/history.py): what of the game each request
+"""History policies of model seats (harness/agents/transcript.py): what of the game each request
 carries, that the shared prefix stays byte-identical, that conversations only grow, that a small
 context budget is honoured by compacting into the public record, and that a recorded game
 rebuilds the same conversation.  Information: RULES.md §9 (a seat's history is built only from
@@ -21,9 +21,9 @@ from harness.agents.llm_agent import LLMAgent
 from harness.agents.pricing import PriceBook
 from harness.agents.providers.provider_contract import Provider, ProviderReply, ProviderRequest
 from harness.agents.table import play_game
+from harness.agents.transcript import HISTORY_POLICIES, Transcript, approx_tokens
 from harness.engine import Game, SeatView, build_view
 from harness.engine.roles import MODES
-from harness.views.history import HISTORY_POLICIES, Transcript, approx_tokens
 from harness.views.names import default_names, role_name
 from harness.views.narrate import Narrator
 from harness.views.prompts import system_prompt_text

@@ -34,20 +34,27 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from harness.engine import SeatView
-
-from .prompts import PromptBuilder
-from .public_record import public_record
-from .tokens import approx_tokens, estimate_counter, request_tokens
+from harness.views.prompts import DEFAULT_LOG_FEED_TOKENS, RECENT_EVENTS, PromptBuilder
+from harness.views.tokens import approx_tokens, estimate_counter, request_tokens
 
 HistoryPolicy = Literal["conversation", "log", "since_last"]
 HISTORY_POLICIES: tuple[str, ...] = get_args(HistoryPolicy)
 DEFAULT_CONTEXT_TOKENS = 8192
 DEFAULT_RESERVE_TOKENS = 1024  # kept free for the answer (and tokenizer differences)
-DEFAULT_LOG_FEED_TOKENS = 1200
-RECENT_EVENTS = 24  # events shown verbatim after a public record
 
 Message = dict[str, str]
 TokenCounter = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """What one user message will hold; :meth:`Transcript._write` has the prompt builder write it."""
+
+    events: Sequence[dict[str, Any]] = ()  # narrated under ``title``
+    lines: Sequence[str] | None = None  # the same events already narrated
+    title: str = "since"  # since, game or recent
+    game: bool = False  # the game message first
+    record: Sequence[dict[str, Any]] | None = None  # events told as the public record first
 
 
 @dataclass
@@ -207,18 +214,14 @@ class Transcript:
         Call :meth:`observe` with ``view`` first; call :meth:`commit` when the decision is made."""
         if self.policy == "conversation":
             turn = self._conversation_turn(view)
-        elif self.policy == "log":
-            note = self.previous_fallback
-            turn = _Turn([], self._user(self._log_message(view)), len(self.events), False, note)
         else:
             note = self._take_fallback_note()
-            text = self.builder.user_message(
-                view,
-                feed=self.builder.feed_lines(self._feed_of(view)),
-                game=True,
-                previous_fallback=note,
+            draft = (
+                self._log_draft()
+                if self.policy == "log"
+                else _Draft(self._feed_of(view), game=True)
             )
-            turn = _Turn([], self._user(text), len(self.events), False, note)
+            turn = _Turn([], self._write(view, draft, note), len(self.events), False, note)
         self._turn = turn
         self.compacted = turn.compacted
         return [*turn.prefix, turn.user]
@@ -277,7 +280,7 @@ class Transcript:
         saved = self.context_tokens
         self.context_tokens = budget
         try:
-            user = self._user(self._compacted_message(view, turn.note))
+            _, user = self._first_fitting(view, [([], d) for d in self._compacted()], turn.note)
         finally:
             self.context_tokens = saved
         if self.budget_tokens([user]) >= used:
@@ -298,52 +301,56 @@ class Transcript:
 
     def _conversation_turn(self, view: SeatView) -> _Turn:
         note = self._take_fallback_note()
-        fresh = not self.history
-        text = self.builder.user_message(
-            view,
-            feed=self.builder.feed_lines(self.events[self.shown :]),
-            game=fresh,
-            previous_fallback=note,
-        )
-        user = self._user(text)
-        if self._fits([*self.history, user]):
-            return _Turn(list(self.history), user, len(self.events), False, note)
-        self.compactions += 1
-        compacted = self._user(self._compacted_message(view, note))
-        return _Turn([], compacted, len(self.events), True, note)
+        whole = _Draft(self.events[self.shown :], game=not self.history)
+        drafts = [(list(self.history), whole), *(([], d) for d in self._compacted())]
+        index, user = self._first_fitting(view, drafts, note)
+        self.compactions += index > 0
+        return _Turn(drafts[index][0], user, len(self.events), index > 0, note)
+
+    def _first_fitting(
+        self, view: SeatView, drafts: Sequence[tuple[list[Message], _Draft]], note: str | None
+    ) -> tuple[int, Message]:
+        """The first of ``drafts`` (each after its prefix of messages) that fits the context,
+        else the last one, written, with its index."""
+        for index, (prefix, draft) in enumerate(drafts):
+            user = self._write(view, draft, note)
+            if index == len(drafts) - 1 or self._fits([*prefix, user]):
+                return index, user
+        raise ValueError("no draft to write")
 
     def _fits(self, messages: Sequence[Message]) -> bool:
         if self.context_tokens is None:
             return True
         return self.budget_tokens(messages) + self.reserve_tokens <= self.context_tokens
 
-    def _with_record(self, view: SeatView, recent: int, note: str | None) -> str:
+    def _with_record(self, recent: int) -> _Draft:
         """Game message, public record of all but the last ``recent`` events, those verbatim."""
         cut = max(0, len(self.events) - recent)
-        record = public_record(self.events[:cut], self.builder.names, self.builder.locale)
-        return self.builder.user_message(
-            view,
-            feed=self.builder.feed_lines(self.events[cut:]),
-            feed_title="recent",
-            game=True,
-            record=record,
-            previous_fallback=note,
-        )
+        return _Draft(self.events[cut:], title="recent", game=True, record=self.events[:cut])
 
-    def _compacted_message(self, view: SeatView, note: str | None) -> str:
-        text = self._with_record(view, RECENT_EVENTS, note)
-        if not self._fits([self._user(text)]):
-            text = self._with_record(view, 0, note)
-        return text
+    def _compacted(self) -> list[_Draft]:
+        """The compacted messages, longest first: the last :data:`RECENT_EVENTS` events
+        verbatim after the public record of the others, then the public record alone."""
+        return [self._with_record(RECENT_EVENTS), self._with_record(0)]
 
-    def _log_message(self, view: SeatView) -> str:
-        note = self._take_fallback_note()
+    def _log_draft(self) -> _Draft:
         lines = self.builder.feed_lines(self.events)
         if self.tokens("\n".join(lines)) <= self.log_feed_tokens:
-            return self.builder.user_message(
-                view, feed=lines, feed_title="game", game=True, previous_fallback=note
-            )
-        return self._with_record(view, RECENT_EVENTS, note)
+            return _Draft(lines=lines, title="game", game=True)
+        return self._with_record(RECENT_EVENTS)
+
+    def _write(self, view: SeatView, draft: _Draft, note: str | None) -> Message:
+        """The one place a user message is written (by the prompt builder)."""
+        text = self.builder.message(
+            view,
+            events=draft.events,
+            lines=draft.lines,
+            feed_title=draft.title,
+            game=draft.game,
+            record=draft.record,
+            previous_fallback=note,
+        )
+        return self._user(text)
 
 
 __all__ = [
