@@ -8,10 +8,8 @@ token cap in the middle of its third game."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,11 +18,10 @@ import yaml
 from harness.play.ledger import SPEND_FILE, SpendLedger
 from harness.records import RunStore
 from harness.replay.verify import replay_game
-from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.league_run.model_league import game_files
 
-from .old_runs import HERE, ROOT, league, put_port, replay_data
+from .old_runs import HERE, ROOT, bangarena, league, put_port, replay_data
 
 pytest.importorskip("openai")
 
@@ -36,11 +33,8 @@ def _copy(name: str, into: Path) -> Path:
 
 
 def _bangarena(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, KEY_ENV: SECRET_KEY, "PYTHONPATH": str(ROOT), "COLUMNS": "160"}
-    return subprocess.run(
-        [sys.executable, "-m", "harness.cli.main", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+    """``bangarena ARGS`` of this tree's code."""
+    return bangarena(ROOT, ROOT, *args)
 
 
 def test_an_old_runs_league_report_prints_what_the_old_code_printed(tmp_path: Path) -> None:
