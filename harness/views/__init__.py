@@ -1,1 +1,1 @@
-"""What a seat is shown: views rendered as text and JSON, names and glossaries, prompts and history."""
+"""What a seat is shown: views rendered as text and JSON, names and glossaries, prompt texts."""
