@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from .cards import CARD_FACE
 from .game import Game
 from .roles import composition
-from .state import Seat
+from .state import DecisionKind, Seat
 from .view import (
     PendingView,
     card_faces,
@@ -318,7 +318,7 @@ class LiveView:
         return self._game.winners
 
 
-def pending_kind(view: SeatInfo) -> str | None:
+def pending_kind(view: SeatInfo) -> DecisionKind | None:
     """The kind of ``view``'s pending decision (None: none), as ``view.pending.kind`` gives it,
     without building the pending view of a :class:`LiveView`."""
     if isinstance(view, LiveView):

@@ -14,7 +14,7 @@ from typing import Any
 from .cards import CARD_FACE
 from .game import Game
 from .roles import composition
-from .state import Seat
+from .state import DecisionKind, Seat
 
 # Context fields of each decision frame that everyone at the table may see.
 _CONTEXT_FIELDS: dict[str, tuple[str, ...]] = {
@@ -51,7 +51,7 @@ class PublicSeat:
 @dataclass(frozen=True, slots=True)
 class PendingView:
     seat: int
-    kind: str
+    kind: DecisionKind
     context: dict[str, Any]
     options: tuple[str, ...] | None  # the option ids, only when the viewer is the one deciding
 

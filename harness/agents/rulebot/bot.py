@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 
 from harness.engine.live_view import SeatInfo, pending_kind
+from harness.engine.state import DecisionKind
 
 from ..seat_protocol import Agent
 from . import reactions
@@ -87,7 +88,7 @@ class RuleBot(Agent):
             self.last_ties = (choice,)
         return choice
 
-    def _by_kind(self, kind: str, ctx: Ctx, options: Sequence[str]) -> str:
+    def _by_kind(self, kind: DecisionKind, ctx: Ctx, options: Sequence[str]) -> str:
         pick = self._pick
         if kind == "play":
             scored = []
