@@ -83,7 +83,7 @@ from harness.integrations.inspect_samples import (
 )
 from harness.integrations.inspect_scores import fallback_flag, rate, task_metrics
 from harness.integrations.inspect_seat import SolverSeat, choose, first_messages, seat_of_sample
-from harness.runs.flags import DEFAULT_MAX_FALLBACK_RATE
+from harness.runs import DEFAULT_MAX_FALLBACK_RATE
 from harness.views.names import default_names
 
 ANSWER_MODES: tuple[str, ...] = get_args(AnswerMode)

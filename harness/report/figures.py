@@ -115,7 +115,7 @@ def league_figures(run_dir: str | Path) -> dict[str, Any]:
 
 
 def _talk(run_dir: str | Path) -> dict[str, Any]:
-    """Table talk (:mod:`harness.runs.signal_report`): ``talk`` (on, off or people) and the
+    """Table talk (:mod:`harness.runs.talk_table`): ``talk`` (on, off or people) and the
     rows of its two tables."""
     from harness.runs import claim_effect_table, signal_table, talk_setting
 

@@ -464,7 +464,7 @@ def game_payload(
 def _accuracy(moves: Any) -> dict[str, list[Any]]:
     """Per analysed seat: ``[decisions, mean accuracy (0–100), inaccuracies, mistakes,
     blunders]`` — the player header of the viewer (the league's move table takes the same mean
-    over decisions: :mod:`harness.runs.move_report`)."""
+    over decisions: :mod:`harness.runs.move_tables`)."""
     by_seat: dict[int, list[Any]] = {}
     for m in moves:
         by_seat.setdefault(m.seat, []).append(m)

@@ -1,6 +1,6 @@
 """The belief-probe section of the HTML report: per model player the scores next to both
 baselines and the margin over the counting observer with its interval
-(:mod:`harness.runs.probe_report`), and a calibration plot (inline SVG, one series per player:
+(:mod:`harness.runs.probe_table`), and a calibration plot (inline SVG, one series per player:
 the model's role probabilities in ten bins against how often the player had that role)."""
 
 from __future__ import annotations

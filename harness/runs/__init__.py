@@ -6,8 +6,10 @@ from a pilot run.
 It reads what :mod:`harness.league` wrote and never runs a game of a league: it sits above the
 league floor (it reads a run's config and rebuilds its schedule with the league's own code) and
 nothing in ``league`` imports it.  The callers (``report``, ``cli``, ``bench``,
-``integrations``) import from this package; the modules are its parts.  A name is imported
-from its module when first used (:func:`__getattr__`).
+``integrations``) import names from this package, never one of its modules
+(``tests/runs/test_surface.py`` reads them to check); the modules are its parts.  A name is
+imported from its module when first used (:func:`__getattr__`), so no module may be named like a
+public name: importing it would set the package's attribute to the module.
 """
 
 from __future__ import annotations
@@ -28,17 +30,17 @@ if TYPE_CHECKING:
     from .league_report import REPORT_DIR, Report, build_report
     from .league_report_output import markdown, print_report, save_report
     from .locales import locale_table, locale_win_rates, player_locales
-    from .luck_report import ROLE_ADJUSTED, luck_table, scored_table
-    from .move_report import move_table
+    from .luck_tables import ROLE_ADJUSTED, luck_table, scored_table
+    from .move_tables import move_table
     from .plan import PlanError, bench_source, make_plan, pilot_source
     from .plan_power import bootstrap_power
     from .plan_usage import prompt_usage
     from .pool import Pool, pool_runs
-    from .probe_report import probe_tables
+    from .probe_table import probe_tables
     from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
-    from .signal_report import claim_effect_table, signal_table, talk_setting
     from .stats import ROLE_ORDER, base_rates, load_run, role_adjusted, win_rates
-    from .stopped_report import print_stopped_report
+    from .stopped_spend import print_stopped_report
+    from .talk_table import claim_effect_table, signal_table, talk_setting
     from .units import POINTS, RATE, bounds_text, score_text, value_text
 
 _WHERE: dict[str, str] = {  # public name -> the module of this package that holds it
@@ -48,7 +50,7 @@ _WHERE: dict[str, str] = {  # public name -> the module of this package that hol
     "bounds_text": "units",
     "build_report": "league_report",
     "check_run": "flags",
-    "claim_effect_table": "signal_report",
+    "claim_effect_table": "talk_table",
     "compute_ratings": "ratings",
     "DEFAULT_BOOTSTRAP": "ratings",
     "DEFAULT_MAX_FALLBACK_RATE": "flags",
@@ -58,10 +60,10 @@ _WHERE: dict[str, str] = {  # public name -> the module of this package that hol
     "load_run": "stats",
     "locale_table": "locales",
     "locale_win_rates": "locales",
-    "luck_table": "luck_report",
+    "luck_table": "luck_tables",
     "make_plan": "plan",
     "markdown": "league_report_output",
-    "move_table": "move_report",
+    "move_table": "move_tables",
     "pilot_source": "plan",
     "PlanError": "plan",
     "player_locales": "locales",
@@ -69,13 +71,13 @@ _WHERE: dict[str, str] = {  # public name -> the module of this package that hol
     "Pool": "pool",
     "pool_runs": "pool",
     "print_report": "league_report_output",
-    "print_stopped_report": "stopped_report",
-    "probe_tables": "probe_report",
+    "print_stopped_report": "stopped_spend",
+    "probe_tables": "probe_table",
     "prompt_usage": "plan_usage",
     "RATE": "units",
     "Report": "league_report",
     "REPORT_DIR": "league_report",
-    "ROLE_ADJUSTED": "luck_report",
+    "ROLE_ADJUSTED": "luck_tables",
     "role_adjusted": "stats",
     "ROLE_ORDER": "stats",
     "run_config": "flags",
@@ -83,9 +85,9 @@ _WHERE: dict[str, str] = {  # public name -> the module of this package that hol
     "RunFlags": "flags",
     "save_report": "league_report_output",
     "score_text": "units",
-    "scored_table": "luck_report",
-    "signal_table": "signal_report",
-    "talk_setting": "signal_report",
+    "scored_table": "luck_tables",
+    "signal_table": "talk_table",
+    "talk_setting": "talk_table",
     "value_text": "units",
     "win_rates": "stats",
 }

@@ -6,7 +6,7 @@
   intervals) and ``rates`` (fallbacks, invalid answers and timeouts per decision and per model
   call, call counts, latency median and p95, tokens — cached input too — cost, history policy);
   ``flags`` (:mod:`.flags`): players whose fallback rate makes their win rates not valid, too many
-  void games, unfinished paired deals; ``spend`` (:mod:`.spend_report`): every model call the run
+  void games, unfinished paired deals; ``spend`` (:mod:`.spend_table`): every model call the run
   sent, from its spend ledger — preflight samples and calls of void or abandoned games included.
   Void games are excluded from every win rate, rating and score and counted everywhere else.
 * :func:`~.league_report_output.print_report` — the run checks and the tables as rich tables on
@@ -39,13 +39,13 @@ from harness.views.plural import count
 from .compactions import compaction_table
 from .flags import RunFlags, run_config, run_flags
 from .locales import locale_win_rates, player_locales
-from .luck_report import luck_table
-from .move_report import move_table
-from .probe_report import probe_tables
+from .luck_tables import luck_table
+from .move_tables import move_table
+from .probe_table import probe_tables
 from .ratings import DEFAULT_BOOTSTRAP, DEFAULT_SEED, compute_ratings
-from .signal_report import claim_effect_table, signal_table, talk_line
-from .spend_report import spend_table, unrecorded_note
+from .spend_table import spend_table, unrecorded_note
 from .stats import base_rates, clustered_wilson, deals, load_run, rates, role_adjusted, win_rates
+from .talk_table import claim_effect_table, signal_table, talk_line
 
 __all__ = ["INTERVALS_NOTE", "REPORT_DIR", "TABLES", "Report", "build_report"]
 
@@ -79,19 +79,19 @@ class Report:
     void_games: int = 0
     # a model's win rate by role per locale (harness.runs.locales); empty without a comparison
     locales: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # every call of the spend ledger per model player (harness.runs.spend_report)
+    # every call of the spend ledger per model player (harness.runs.spend_table)
     spend: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # luck-adjusted scores per player × role (harness.runs.luck_report); empty unless asked
+    # luck-adjusted scores per player × role (harness.runs.luck_tables); empty unless asked
     luck: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # move analysis per player × role (harness.runs.move_report); empty unless analysed
+    # move analysis per player × role (harness.runs.move_tables); empty unless analysed
     moves: pd.DataFrame = field(default_factory=pd.DataFrame)
     # history compactions per model player and locale (harness.runs.compactions)
     compactions: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # table talk (harness.runs.signal_report): whether it was on, and its metrics
+    # table talk (harness.runs.talk_table): whether it was on, and its metrics
     talk: str = ""
     signals: pd.DataFrame = field(default_factory=pd.DataFrame)
     claim_effect: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # belief probes (harness.runs.probe_report): per player × role × round, per player, and
+    # belief probes (harness.runs.probe_table): per player × role × round, per player, and
     # the calibration bins; empty when the run has no probes
     probes: pd.DataFrame = field(default_factory=pd.DataFrame)
     probe_summary: pd.DataFrame = field(default_factory=pd.DataFrame)

@@ -12,7 +12,7 @@ import pandas as pd
 
 from harness.league.league_config import SEATED_KINDS
 
-from .luck_report import ROLE_ADJUSTED
+from .luck_tables import ROLE_ADJUSTED
 from .units import score_cell
 
 NOT_VALID = "not valid"

@@ -23,8 +23,8 @@ from .league_report_cells import (
     valid,
     with_interval,
 )
-from .signal_report import EFFECT_TITLE as CLAIM_EFFECT_TITLE
-from .signal_report import TITLE as SIGNALS_TITLE
+from .talk_table import EFFECT_TITLE as CLAIM_EFFECT_TITLE
+from .talk_table import TITLE as SIGNALS_TITLE
 
 Column = tuple[str, str | Cell, Fmt | None]  # header, column/cell, format
 

@@ -21,7 +21,7 @@ from .league_report_cells import plain
 from .league_report_columns import SHOWN, TABLE_SPECS, Column
 from .locales import TITLE as LOCALES_TITLE
 from .locales import locale_table
-from .signal_report import talk_setting
+from .talk_table import talk_setting
 
 __all__ = ["markdown", "print_report", "save_report"]
 
@@ -181,7 +181,7 @@ def save_report(report: Report, run_dir: str | Path | None = None) -> Path:
         _write(out / "luck.csv", report.luck.to_csv(index=False))
     if not report.moves.empty:
         _write(out / "moves.csv", report.moves.to_csv(index=False))
-    if not report.probes.empty:  # belief probes (harness.runs.probe_report)
+    if not report.probes.empty:  # belief probes (harness.runs.probe_table)
         _write(out / "probes.csv", report.probes.to_csv(index=False))
         _write(out / "probe_summary.csv", report.probe_summary.to_csv(index=False))
         _write(out / "probe_calibration.csv", report.probe_calibration.to_csv(index=False))

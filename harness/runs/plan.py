@@ -65,7 +65,7 @@ from harness.league.league_config import LeagueConfig, PlayerConfig
 from harness.league.schedule import build_schedule
 from harness.views.plural import count
 
-from .luck_report import ROLE_ADJUSTED, with_luck
+from .luck_tables import ROLE_ADJUSTED, with_luck
 from .plan_spread import DEAL, deal_spread
 from .stats import ROLE_ORDER, RunData, base_rates, load_run
 

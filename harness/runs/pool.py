@@ -44,7 +44,7 @@ from harness.records.rules_version import RULES_VERSION_FILE, read_rules_version
 from harness.records.store import RecordError
 
 from .flags import run_config
-from .luck_report import with_luck
+from .luck_tables import with_luck
 from .stats import RunData, load_run
 
 

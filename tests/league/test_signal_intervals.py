@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from harness.league.stats_basic import wilson
-from harness.runs import signal_report
-from harness.runs.signal_report import _Game, share_interval
+from harness.runs import talk_table
+from harness.runs.talk_table import _Game, share_interval
 
 
 def _coverage(clustered: bool, reps: int = 400) -> tuple[float, float]:
@@ -78,8 +78,8 @@ def test_replaying_a_deal_in_rotation_does_not_narrow_the_interval(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def honesty(rotations: int) -> pd.DataFrame:
-        monkeypatch.setattr(signal_report, "_games", lambda _run: _claims_of(12, rotations))
-        rows = signal_report.signal_table("run")
+        monkeypatch.setattr(talk_table, "_games", lambda _run: _claims_of(12, rotations))
+        rows = talk_table.signal_table("run")
         return rows[rows["player"] == "a"][["claims", "honest", "honest_lo", "honest_hi"]]
 
     once, four = honesty(1), honesty(4)

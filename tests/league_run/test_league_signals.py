@@ -22,7 +22,7 @@ from harness.cli.main import main
 from harness.records import RunStore
 from harness.records.deals import deal_of
 from harness.runs import build_report, markdown, print_report, save_report
-from harness.runs.signal_report import team_role
+from harness.runs.talk_table import team_role
 from harness.views.prompts import system_prompt_text
 from tests.fakes.backends import KEY_ENV, SECRET_KEY
 from tests.fakes.openai_server import FakeOpenAIServer

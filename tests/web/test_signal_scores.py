@@ -10,7 +10,7 @@ import pytest
 
 from harness.records import RunStore
 from harness.runs import build_report
-from harness.runs.signal_report import team_role
+from harness.runs.talk_table import team_role
 from tests.fakes.backends import KEY_ENV, SECRET_KEY, model_player
 from tests.fakes.openai_server import FakeOpenAIServer
 

@@ -1,6 +1,6 @@
 """What ``league report`` shows for a run that stopped before its first game
 (:mod:`harness.league.stopped`): why it stopped, and the bill of the calls it made — the spend
-table of :mod:`harness.runs.spend_report`, read from the run's ledger."""
+table of :mod:`harness.runs.spend_table`, read from the run's ledger."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from harness.league.stopped import StoppedRun
 
-from .spend_report import spend_table
+from .spend_table import spend_table
 
 __all__ = ["print_stopped_report", "stopped_lines"]
 
