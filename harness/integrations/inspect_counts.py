@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from typing import Any
 
-from harness.league.model_calls import ModelCounts
+from harness.runs import ModelCounts
 
 __all__ = ["LABELS", "counts_from_json", "counts_json", "merged_counts"]
 

@@ -17,10 +17,10 @@ from harness.agents.rulebot import RuleBot
 from harness.agents.table import Table, TableResult
 from harness.engine import Game
 from harness.integrations.inspect_counts import counts_json
-from harness.league.model_calls import ModelCounts
 from harness.play.recorder import GameIdent, GameRecorder, LineSink
 from harness.records import DecisionLine, RunStore
 from harness.records.record_models import SeatPlayer
+from harness.runs import ModelCounts
 from harness.views.names import default_names
 
 __all__ = [

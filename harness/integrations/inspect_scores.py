@@ -14,8 +14,7 @@ from inspect_ai.scorer import (
 
 from harness.engine.roles import ROLES
 from harness.integrations.inspect_counts import counts_from_json, merged_counts
-from harness.league.model_calls import ModelCounts
-from harness.runs import DEFAULT_MAX_FALLBACK_RATE, fallback_flags
+from harness.runs import DEFAULT_MAX_FALLBACK_RATE, ModelCounts, fallback_flags
 
 __all__ = ["fallback_flag", "model_counts", "rate", "task_metrics"]
 

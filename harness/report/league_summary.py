@@ -22,17 +22,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.league.model_calls import (
-    DEFAULT_HISTORY,
-    ModelCounts,
-    count_model_calls,
-    history_policies,
-)
-from harness.league.stats_basic import clustered_wilson, wilson
 from harness.play.players import SEATED_KINDS
 from harness.records import GameRecord, RunStore
 from harness.records.deals import deal_of
-from harness.runs import RunFlags, game_void, run_config, run_flags
+from harness.runs import (
+    DEFAULT_HISTORY,
+    ModelCounts,
+    RunFlags,
+    clustered_wilson,
+    count_model_calls,
+    game_void,
+    history_policies,
+    run_config,
+    run_flags,
+    wilson,
+)
 
 __all__ = [
     "ROLE_ORDER",

@@ -18,6 +18,14 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .call_counts import (
+        DEFAULT_HISTORY,
+        ModelCounts,
+        clustered_wilson,
+        count_model_calls,
+        history_policies,
+        wilson,
+    )
     from .flags import (
         DEFAULT_MAX_FALLBACK_RATE,
         RunFlags,
@@ -44,6 +52,12 @@ if TYPE_CHECKING:
     from .units import POINTS, RATE, bounds_text, score_text, value_text
 
 _WHERE: dict[str, str] = {  # public name -> the module of this package that holds it
+    "DEFAULT_HISTORY": "call_counts",
+    "ModelCounts": "call_counts",
+    "clustered_wilson": "call_counts",
+    "count_model_calls": "call_counts",
+    "history_policies": "call_counts",
+    "wilson": "call_counts",
     "base_rates": "stats",
     "bench_source": "plan",
     "bootstrap_power": "plan_power",
@@ -93,6 +107,12 @@ _WHERE: dict[str, str] = {  # public name -> the module of this package that hol
 }
 
 __all__ = [
+    "DEFAULT_HISTORY",
+    "ModelCounts",
+    "clustered_wilson",
+    "count_model_calls",
+    "history_policies",
+    "wilson",
     "DEFAULT_BOOTSTRAP",
     "DEFAULT_MAX_FALLBACK_RATE",
     "DEFAULT_SEED",
