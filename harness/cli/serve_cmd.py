@@ -77,8 +77,8 @@ def _check_bind(host: str, port: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from harness.agents.llm_agent import FatalModelError
-    from harness.league.preflight_records import PreflightError
     from harness.play.config_files import ConfigError
+    from harness.play.model_checks import PreflightError
     from harness.web import Registry, create_app, load_web_config
     from harness.web.proxies import split_entries
     from harness.web.server import table_server

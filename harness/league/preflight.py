@@ -40,8 +40,9 @@ The preflight's calls are not part of the run's game records, but they are real 
 :attr:`PreflightReport.spend` (and :attr:`PreflightError.spend`), which ``league run`` writes to
 the run's ``spend.jsonl`` when it opens the run folder, so the spending caps count them.
 
-By job: :mod:`~harness.league.preflight_checks` (the checks that ask no model, and who a line is
-about), :mod:`~harness.league.preflight_context` (whether the smallest request fits the context),
+By job: :mod:`~harness.play.model_checks` (the checks that ask no model, and who a line is
+about: on the play floor, as seating any model player needs them),
+:mod:`~harness.league.preflight_context` (whether the smallest request fits the context),
 :mod:`~harness.league.preflight_cold` (the cold reading rate), :mod:`~harness.league.preflight_latency`
 (each sample's line and warnings), :mod:`~harness.league.preflight_records` (the results, the stop
 and the ledger lines); this module asks the samples and runs the checks in order.
@@ -62,10 +63,10 @@ from harness.agents.llm_agent import FatalModelError
 from harness.agents.model_spec import ModelSpec
 from harness.agents.providers.provider_contract import AnswerMode
 from harness.play.ledger import SpendLine
+from harness.play.model_checks import DEFAULT_URLS, check_key, check_price, diagnose_url, where
 from harness.play.model_seats import seat_spec
 
 from .league_config import LeagueConfig
-from .preflight_checks import DEFAULT_URLS, check_key, check_price, diagnose_url, where
 from .preflight_cold import cold_read, holds_one_prefix
 from .preflight_context import check_context, context_needed, overflow_error
 from .preflight_latency import LATENCY_WARN_FRACTION, WARM_SHARE, summary
@@ -275,7 +276,7 @@ def preflight(config: LeagueConfig, *, network: bool = True) -> PreflightReport:
         if p.model is None:
             continue
         spec = _probe_spec(config, p.model)
-        warning = check_price(p.name, spec, config)
+        warning = check_price(p.name, spec, config.spending)
         if warning:
             report.warnings.append(warning)
         checks.append((p.name, spec, config.locale_of(p.name)))

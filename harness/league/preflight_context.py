@@ -10,8 +10,8 @@ import re
 
 from harness.agents.decision_record import ModelDecisionRecord
 from harness.agents.model_spec import ModelSpec
+from harness.play.model_checks import where
 
-from .preflight_checks import where
 from .preflight_records import PreflightError, RequestSize
 
 __all__ = ["check_context", "context_needed", "overflow_error"]

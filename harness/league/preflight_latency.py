@@ -7,7 +7,8 @@ warm), and its latency scaled to the longest request the seat may send (see
 
 from __future__ import annotations
 
-from .preflight_checks import where_players
+from harness.play.model_checks import where_players
+
 from .preflight_records import ProbeResult, last_error, timer
 
 __all__ = ["LATENCY_WARN_FRACTION", "WARM_SHARE", "cold_seconds", "summary"]

@@ -1,4 +1,5 @@
-"""What a preflight gives: the one-line stop (:class:`PreflightError`), each model's sample
+"""What a preflight gives: the one-line stop (:class:`PreflightError`, defined with the checks
+that ask no model in :mod:`harness.play.model_checks`), each model's sample
 (:class:`ProbeResult`, with its :class:`RequestSize`), the report of a run that may start
 (:class:`PreflightReport`), and the ledger lines of the calls it made (:func:`spend_lines`,
 :func:`record_spend`: the preflight's calls are real spend, kept in the run's ``spend.jsonl``)."""
@@ -14,6 +15,7 @@ from typing import Any
 from harness.agents.decision_record import ANSWERED_KINDS, ModelDecisionRecord
 from harness.agents.model_spec import ModelSpec
 from harness.play.ledger import SPEND_FILE, SpendLine, append_spend, now_utc
+from harness.play.model_checks import PreflightError
 
 from .runner import CONFIG_FILE
 
@@ -29,16 +31,6 @@ __all__ = [
     "spend_lines",
     "timer",
 ]
-
-
-class PreflightError(Exception):
-    """The run must not start; the message is one line.  ``spend``: the calls made before."""
-
-    spend: list[SpendLine]
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.spend = []
 
 
 @dataclass(frozen=True)

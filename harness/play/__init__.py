@@ -7,6 +7,8 @@ web table and the integrations.
 * the seat factories: :mod:`.model_seats` (model seats behind the run's provider limits,
   :mod:`.provider_limits`, and spend ledger, :mod:`.ledger`), :mod:`.agent_players` (Python,
   remote, MCP and Inspect agents), :mod:`.seats` (rule bots and random seats, and a whole lineup);
+* :mod:`.model_checks`: the checks on seating a model player that ask no model (a known price
+  under a dollar cap, a LiteLLM key, why a server cannot be reached) and their one-line stop;
 * :mod:`.recorder`: the one game recorder — the start line, a decision line per step the table
   yields, the seats' outcomes and the end records — used by league games, web games and Inspect
   samples alike.

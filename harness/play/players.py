@@ -106,8 +106,8 @@ class SpendingCaps(_Strict):
 
 
 class SeatSettings(Protocol):
-    """What the seat factories read of a config with players (a league config, or the league
-    config a web table makes of its own): the players, and the settings every seat shares."""
+    """What the seat factories read of a config with players (a league config, a web table's
+    :class:`TableSeating`, a quiz's config): the players, and the settings every seat shares."""
 
     @property
     def players(self) -> Sequence[PlayerConfig]: ...

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -40,10 +40,11 @@ from harness.agents.key_redaction import redact
 from harness.agents.llm_agent import FatalModelError, LLMAgent
 from harness.agents.model_spec import build_llm_agent, build_provider
 from harness.engine.roles import MIN_SEATS, MODES
-from harness.league.league_config import LeagueConfig
 from harness.paths import RULES_MD_DIR, shipped
-from harness.play.ledger import current_game
+from harness.play.ledger import cap_reached, current_game
+from harness.play.model_checks import PreflightError, check_key
 from harness.play.model_seats import ModelSeats
+from harness.play.players import SeatSettings, SpendingCaps
 from harness.records.store import read_records
 
 from .question_wording import system_prompt
@@ -53,6 +54,20 @@ from .score import exact, f1
 ANSWERS_FILE = "answers.jsonl"
 DEFAULT_CONCURRENCY = 8  # a provider's calls at once when the config sets no limit (as games)
 NO_ANSWER = "no_answer"
+
+
+class QuizSettings(SeatSettings, Protocol):
+    """What a quiz reads of its config (``quiz run CONFIG`` loads a league config): the model
+    players and the settings their seats share (:class:`~harness.play.players.SeatSettings`),
+    the run's name, its spending caps, and how many questions a provider is asked at once at
+    most (``max_concurrent_games``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def spending(self) -> SpendingCaps: ...
+    @property
+    def max_concurrent_games(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -159,12 +174,9 @@ def select_questions(
     return [q for q in pool if q.id in picked]
 
 
-def check_keys(config: LeagueConfig) -> None:
+def check_keys(config: QuizSettings) -> None:
     """Stop before anything is asked or written when a model player's provider cannot be set
     up (no API key): :class:`QuizStopped` with the provider's one-line reason."""
-    from harness.league.preflight_checks import check_key
-    from harness.league.preflight_records import PreflightError
-
     for p in config.players:
         if p.model is None:
             continue
@@ -285,18 +297,10 @@ async def answer_question(
     )
 
 
-def cap_reason(config: LeagueConfig, cost_usd: float, tokens: int, at_start: bool) -> str | None:
-    """Why the config's spending caps stop the quiz, or ``None``."""
-    caps = config.spending
-
-    def over(value: float, cap: float) -> bool:  # at the start a cap already reached stops
-        return value >= cap if at_start else value > cap
-
-    if caps.max_usd is not None and over(cost_usd, caps.max_usd):
-        return f"spending cap reached: ${cost_usd:.4f} spent of ${caps.max_usd:.4f}"
-    if caps.max_tokens is not None and over(tokens, caps.max_tokens):
-        return f"token cap reached: {tokens} tokens of {caps.max_tokens}"
-    return None
+def cap_reason(config: QuizSettings, cost_usd: float, tokens: int, at_start: bool) -> str | None:
+    """Why the config's spending caps stop the quiz, or ``None`` (at the start a cap already
+    reached stops; later, a cap passed)."""
+    return cap_reached(config.spending, cost_usd, tokens, at_start=at_start)
 
 
 class _Writer:
@@ -315,7 +319,7 @@ class _Writer:
 
 
 async def run_quiz(
-    config: LeagueConfig,
+    config: QuizSettings,
     dataset: Dataset,
     rules: Sequence[RulesDoc],
     out_dir: Path,
@@ -449,6 +453,7 @@ __all__ = [
     "QuizAnswer",
     "QuizPrompts",
     "QuizRunResult",
+    "QuizSettings",
     "QuizStopped",
     "RulesDoc",
     "answer_question",

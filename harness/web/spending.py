@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from harness.play.ledger import cap_reached
+from harness.play.model_checks import check_price
 from harness.play.players import SpendingCaps
 
 if TYPE_CHECKING:
@@ -107,10 +108,7 @@ def caps_line(config: WebConfig, caps: SpendingCaps) -> str:
 
 def check_prices(config: WebConfig) -> None:
     """A dollar cap needs every model player's price (config ``price:`` or LiteLLM's map):
-    raises :class:`~harness.league.preflight.PreflightError` (one line) when one is unknown."""
-    from harness.league.preflight_checks import check_price
-
-    league = config.league_config(60.0)
-    for p in league.players:
+    raises :class:`~harness.play.model_checks.PreflightError` (one line) when one is unknown."""
+    for p in config.players:
         if p.model is not None:
-            check_price(p.name, p.model, league)
+            check_price(p.name, p.model, config.spending)

@@ -36,7 +36,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from harness.league.league_config import LeagueConfig
 from harness.paths import RESULTS_DIR
 from harness.play.config_files import ConfigError, parse_settings, read_yaml
 from harness.play.players import (
@@ -120,21 +119,6 @@ class WebConfig(BaseModel):
             decision_seconds=decision_seconds,
             retry_budget=self.retry_budget,
             providers=self.providers,
-        )
-
-    def league_config(self, decision_seconds: float) -> LeagueConfig:
-        """The league view of these players (what the league's price check reads)."""
-        return LeagueConfig(
-            name=self.name,
-            players=self.players or [PlayerConfig(name="bot", kind="bot")],
-            tables=[{"seats": [4]}],  # type: ignore[list-item]
-            games_per_table=1,
-            locale=self.locale,
-            decision_seconds=decision_seconds,
-            retry_budget=self.retry_budget,
-            providers=self.providers,
-            spending=self.spending,
-            output=self.output,
         )
 
 

@@ -20,10 +20,10 @@ from harness.agents.transcript import Transcript
 from harness.cli.main import main
 from harness.league.league_config import parse_config
 from harness.league.preflight import preflight
-from harness.league.preflight_checks import diagnose_url
 from harness.league.preflight_latency import summary
 from harness.league.preflight_records import ProbeResult, request_size
 from harness.league.stopped import read_stopped
+from harness.play.model_checks import diagnose_url
 from harness.records import RunStore
 from harness.views.names import default_names
 from tests.fakes import Answer, FakeOpenAIServer, Status

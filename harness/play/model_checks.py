@@ -1,7 +1,9 @@
-"""The preflight's checks that ask no model: who a line is about (:func:`where`), a known price
-when a dollar cap is set (:func:`check_price`), a LiteLLM model's API key (:func:`check_key`) and
-why a server cannot be reached (:func:`diagnose_url`: DNS lookup, connection, TLS handshake).
-:mod:`harness.league.preflight` runs them."""
+"""The checks on seating a model player that ask no model: who a line is about (:func:`where`),
+a known price when a dollar cap is set (:func:`check_price`), a LiteLLM model's API key
+(:func:`check_key`) and why a server cannot be reached (:func:`diagnose_url`: DNS lookup,
+connection, TLS handshake); the one-line stop they raise (:class:`PreflightError`).
+The league's preflight (:mod:`harness.league.preflight`), the web table's spending caps
+(:mod:`harness.web.spending`) and the quiz (:mod:`harness.quiz.run`) run them."""
 
 from __future__ import annotations
 
@@ -12,12 +14,13 @@ from urllib.parse import urlsplit
 
 from harness.agents.model_spec import ModelSpec
 
-from .league_config import LeagueConfig
-from .preflight_records import PreflightError
+from .ledger import SpendLine
+from .players import SpendingCaps
 
 __all__ = [
     "CONNECT_TIMEOUT_S",
     "DEFAULT_URLS",
+    "PreflightError",
     "check_key",
     "check_price",
     "diagnose_url",
@@ -27,6 +30,16 @@ __all__ = [
 
 CONNECT_TIMEOUT_S = 5.0
 DEFAULT_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+
+
+class PreflightError(Exception):
+    """The run must not start; the message is one line.  ``spend``: the calls made before."""
+
+    spend: list[SpendLine]
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.spend = []
 
 
 def where(player: str, spec: ModelSpec) -> str:
@@ -52,11 +65,12 @@ def _default_hint(spec: ModelSpec) -> str:
 # ------------------------------------------------------------------------------ static checks
 
 
-def check_price(player: str, spec: ModelSpec, config: LeagueConfig) -> str | None:
-    """A warning when the price is unknown; :class:`PreflightError` when a dollar cap is set."""
+def check_price(player: str, spec: ModelSpec, caps: SpendingCaps) -> str | None:
+    """A warning when the price is unknown; :class:`PreflightError` when a dollar cap is set
+    (``caps``: the run's spending caps)."""
     if spec.price_book().price(spec.model, spec.provider) is not None:
         return None
-    if config.spending.max_usd is not None:
+    if caps.max_usd is not None:
         raise PreflightError(
             f"preflight: {where(player, spec)}: unknown price, so the dollar cap cannot be "
             "enforced; add 'price: {input: …, output: …}' ($ per million tokens) to its model "
