@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from harness.league.stats_basic import wilson
+from harness.runs import wilson
 
 from .kinds import KIND_NAMES
 from .quiz_records import Dataset, QuizQuestion

@@ -15,9 +15,6 @@ from harness.play.model_checks import PreflightError, check_price, where
 from harness.play.players import SpendingCaps
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the web table and the quiz may still import of the league: the quiz summary's Wilson
-# interval (league/stats_basic.py serves running and reading alike; docs/architecture.md).
-ALLOWED = {("harness/quiz/quiz_summary.py", "harness.league.stats_basic")}
 
 UNPRICED = ModelSpec(provider="openai", model="no-such-model-for-pricing",
                      base_url="http://127.0.0.1:9/v1")  # fmt: skip
@@ -66,4 +63,4 @@ def test_the_web_table_and_the_quiz_import_nothing_of_the_league() -> None:
         for path in sorted((ROOT / "harness" / package).rglob("*.py"))
         for name in _league_imports(path)
     }
-    assert found == ALLOWED
+    assert found == set()
