@@ -14,6 +14,13 @@
 # an installed llama_cpp whose build uses AVX-512 or AMX is rebuilt portably.
 # Uses the Python on PATH (activate the venv first) unless PYTHON is set.  Extra CMAKE_ARGS from
 # the environment are appended (and win).
+#
+#   bash .ci/install_llama.sh              build (or keep) and install
+#   bash .ci/install_llama.sh wheel DIR    only build the portable wheel into DIR, in pip's own
+#                                          isolated build environment (the venv is not touched,
+#                                          so it may run while pip installs other packages)
+#   LLAMA_WHEEL_DIR=DIR bash .ci/install_llama.sh
+#                                          install the wheel DIR holds instead of building it
 set -euo pipefail
 
 PY="${PYTHON:-python}"
@@ -26,7 +33,24 @@ system_info() {
   "$PY" -c "import llama_cpp; print(llama_cpp.llama_print_system_info().decode())" 2>/dev/null
 }
 
+if [ "${1:-}" = "wheel" ]; then
+  out="${2:?usage: install_llama.sh wheel DIR}"
+  mkdir -p "$out"
+  echo "install_llama: building the llama-cpp-python==0.3.36 wheel for generic x86-64 into $out"
+  CMAKE_ARGS="$PORTABLE_CMAKE_ARGS ${CMAKE_ARGS:-}" \
+    "$PY" -m pip wheel -q --no-deps --no-cache-dir --no-binary llama-cpp-python -w "$out" \
+    "llama-cpp-python==0.3.36"
+  echo "install_llama: wheel built: $(ls "$out")"
+  exit 0
+fi
+
 build() {
+  wheel="$(ls "${LLAMA_WHEEL_DIR:-/nonexistent}"/llama_cpp_python-0.3.36-*.whl 2>/dev/null | head -n 1)"
+  if [ -n "$wheel" ]; then
+    echo "install_llama: installing the wheel built beforehand, $wheel"
+    "$PY" -m pip install "$@" "$wheel[server]"
+    return
+  fi
   # --no-binary: never a prebuilt or cached wheel that was compiled for another CPU.
   CMAKE_ARGS="$PORTABLE_CMAKE_ARGS ${CMAKE_ARGS:-}" \
     "$PY" -m pip install --no-cache-dir --no-binary llama-cpp-python "$@" \
