@@ -51,6 +51,7 @@ build() {
     "$PY" -m pip install "$@" "$wheel[server]"
     return
   fi
+  echo "install_llama: building llama-cpp-python[server]==0.3.36 for generic x86-64 (several minutes)"
   # --no-binary: never a prebuilt or cached wheel that was compiled for another CPU.
   CMAKE_ARGS="$PORTABLE_CMAKE_ARGS ${CMAKE_ARGS:-}" \
     "$PY" -m pip install --no-cache-dir --no-binary llama-cpp-python "$@" \
@@ -69,7 +70,6 @@ if "$PY" -c "import llama_cpp, llama_cpp.server.app" >/dev/null 2>&1; then
     echo "install_llama: llama_cpp (with server) already importable and portable, skipping build"
   fi
 else
-  echo "install_llama: building llama-cpp-python[server]==0.3.36 for generic x86-64 (several minutes)"
   build
 fi
 echo "install_llama: ggml CPU features: $(system_info || echo unknown)"
